@@ -1,0 +1,42 @@
+/** A customer account: who may obtain tokens and quotes, and how it is priced. */
+import { Schema } from "effect"
+import { AccountId, BehaviorId } from "./Ids.js"
+import { Timestamp } from "./Timestamp.js"
+
+/** Seed: Active accounts may issue tokens and quote; Pending and Blocked may not. */
+export const AccountStatus = Schema.Literal("Active", "Pending", "Blocked").annotations({ identifier: "AccountStatus" })
+export type AccountStatus = typeof AccountStatus.Type
+
+export const DEFAULT_TOKEN_TTL_SECONDS = 86_400
+export const MIN_TOKEN_TTL_SECONDS = 60
+/** 366 days: the seed's maximum token lifetime. */
+export const MAX_TOKEN_TTL_SECONDS = 31_622_400
+
+export const TokenTtlSeconds = Schema.Int.pipe(
+  Schema.between(MIN_TOKEN_TTL_SECONDS, MAX_TOKEN_TTL_SECONDS, {
+    message: () => `token TTL must be an integer number of seconds in ${MIN_TOKEN_TTL_SECONDS}..${MAX_TOKEN_TTL_SECONDS}`
+  })
+).annotations({ identifier: "TokenTtlSeconds" })
+
+export const AccountName = Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({
+  identifier: "AccountName"
+})
+
+export const PricingSettings = Schema.Struct({
+  /** Behavior that produces a quote's `recommendations`. */
+  defaultBehavior: BehaviorId,
+  /** Further behaviors priced alongside the default and kept in the audit decision (shadow pricing). */
+  enabledBehaviors: Schema.Array(BehaviorId)
+}).annotations({ identifier: "PricingSettings" })
+export type PricingSettings = typeof PricingSettings.Type
+
+/** Also the body of `GET /v1/customer/me`. */
+export const Account = Schema.Struct({
+  id: AccountId,
+  name: AccountName,
+  status: AccountStatus,
+  tokenTtlSeconds: TokenTtlSeconds,
+  pricing: PricingSettings,
+  createdAt: Timestamp
+}).annotations({ identifier: "Account" })
+export type Account = typeof Account.Type

@@ -1,0 +1,22 @@
+/** Points on Earth, with the contract's bounds, and great-circle distance. */
+import { Schema } from "effect"
+
+export const Latitude = Schema.Number.pipe(Schema.finite(), Schema.between(-90, 90)).annotations({ identifier: "Latitude" })
+export const Longitude = Schema.Number.pipe(Schema.finite(), Schema.between(-180, 180)).annotations({ identifier: "Longitude" })
+
+export const Coordinates = Schema.Struct({ latitude: Latitude, longitude: Longitude }).annotations({
+  identifier: "Coordinates"
+})
+export type Coordinates = typeof Coordinates.Type
+
+/** Mean Earth radius (IUGG), km. */
+export const EARTH_RADIUS_KM = 6371.0088
+
+/** Haversine great-circle distance in km. */
+export const greatCircleKm = (a: Coordinates, b: Coordinates): number => {
+  const rad = Math.PI / 180
+  const dLat = (b.latitude - a.latitude) * rad
+  const dLon = (b.longitude - a.longitude) * rad
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)))
+}

@@ -1,0 +1,32 @@
+/**
+ * Port: the change feed behind `AccessSnapshot`. Every revocation and account change made by
+ * any process sharing the storage appears here, in commit order, after a cursor.
+ */
+import type { Effect } from "effect"
+import { Context } from "effect"
+import type { StorageUnavailable } from "../Errors.js"
+import type { AccountId, Jti } from "../Ids.js"
+
+export type AccessChange =
+  | { readonly _tag: "TokenRevoked"; readonly accountId: AccountId; readonly jti: Jti; readonly expiresAtMs: number }
+  | { readonly _tag: "AccountChanged"; readonly accountId: AccountId }
+
+/** Opaque, monotonically increasing position in the feed. */
+export type FeedCursor = number
+
+export interface AccessFeedStart {
+  readonly cursor: FeedCursor
+  /** Every revoked token not yet expired at `nowMs`. */
+  readonly revoked: ReadonlyArray<{ readonly jti: Jti; readonly expiresAtMs: number }>
+}
+
+export interface AccessFeed {
+  /** Where a fresh snapshot starts: the head of the feed and the revocations still in force. */
+  readonly start: (nowMs: number) => Effect.Effect<AccessFeedStart, StorageUnavailable>
+  /** Changes after `cursor`, oldest first, and the cursor to ask from next time. */
+  readonly since: (
+    cursor: FeedCursor
+  ) => Effect.Effect<{ readonly cursor: FeedCursor; readonly changes: ReadonlyArray<AccessChange> }, StorageUnavailable>
+}
+
+export const AccessFeed = Context.GenericTag<AccessFeed>("@ridequote/core/AccessFeed")

@@ -1,0 +1,74 @@
+/**
+ * Port: markets and their price distributions. A market covers an area, has a currency, a
+ * local clock and providers; for a trip it gives each (provider, service level) a price
+ * distribution. The built-in sample market serves every point on Earth; calibrated markets
+ * (fitted from trip records) serve their own areas.
+ */
+import type { DateTime, Effect } from "effect"
+import { Context } from "effect"
+import type { MarketNotServed } from "../Errors.js"
+import type { Coordinates } from "../Geo.js"
+import type { MarketId } from "../Ids.js"
+import type { Currency } from "../Money.js"
+import type { Mode, RouteSource, ServiceLevel } from "../Quote.js"
+
+/** Wall-clock time where the trip starts. */
+export interface LocalTime {
+  /** 0..23 */
+  readonly hour: number
+  /** 0..1439 */
+  readonly minuteOfDay: number
+  /** 0 = Sunday .. 6 = Saturday */
+  readonly dayOfWeek: number
+  readonly dayType: "weekday" | "weekend"
+}
+
+/** What a market needs to know of a trip to price it. */
+export interface Trip {
+  readonly pickup: Coordinates
+  readonly destination: Coordinates
+  readonly distanceKm: number
+  readonly durationMinutes: number
+  readonly mode: Mode
+  /** Resolved routes are uncertain: a market may widen its distribution for them. */
+  readonly routeSource: RouteSource
+  readonly localTime: LocalTime
+}
+
+/** Price in major units at quantile `q` ∈ (0, 1); must be finite, ≥ 0 and non-decreasing in `q`. */
+export interface PriceDistribution {
+  readonly quantile: (q: number) => number
+}
+
+export interface ProviderOffer {
+  readonly provider: string
+  readonly serviceLevel: ServiceLevel
+  readonly distribution: PriceDistribution
+}
+
+/** How the offline route estimator infers a route in this market. */
+export interface RouteProfile {
+  /** Road distance ÷ great-circle distance. */
+  readonly detourFactor: number
+  /** Average door-to-door speed, km/h, by local hour 0..23. */
+  readonly speedKmhByHour: ReadonlyArray<number>
+}
+
+export interface Market {
+  readonly id: MarketId
+  readonly name: string
+  readonly currency: Currency
+  readonly routeProfile: RouteProfile
+  /** The local time at `at` for a trip starting at `where`. */
+  readonly localTime: (at: DateTime.Utc, where: Coordinates) => LocalTime
+  /** One offer per (provider, service level) the market has; deterministic for equal trips. */
+  readonly offers: (trip: Trip) => ReadonlyArray<ProviderOffer>
+}
+
+export interface MarketData {
+  /** The market of a pickup point. */
+  readonly marketAt: (pickup: Coordinates) => Effect.Effect<Market, MarketNotServed>
+  readonly markets: ReadonlyArray<Market>
+}
+
+export const MarketData = Context.GenericTag<MarketData>("@ridequote/core/MarketData")

@@ -1,0 +1,27 @@
+/** Port: HS256 signing keys, shared by every instance on one storage, with rotation. */
+import type { Effect, Redacted } from "effect"
+import { Context } from "effect"
+import type { StorageUnavailable } from "../Errors.js"
+import type { KeyId } from "../Ids.js"
+
+export interface SigningKey {
+  readonly kid: KeyId
+  /** At least 256 bits. */
+  readonly secret: Redacted.Redacted<Uint8Array>
+}
+
+export interface SigningKeyRing {
+  /** Signs new tokens. */
+  readonly current: SigningKey
+  /** Every key that still verifies (the current one and retired ones whose tokens may not have expired). */
+  readonly verifying: ReadonlyMap<string, SigningKey>
+}
+
+export interface SigningKeys {
+  /** Called on every issue and verify: adapters must answer from memory. */
+  readonly ring: Effect.Effect<SigningKeyRing, StorageUnavailable>
+  /** Makes a new current key; the previous one keeps verifying until its tokens can have expired. */
+  readonly rotate: Effect.Effect<SigningKey, StorageUnavailable>
+}
+
+export const SigningKeys = Context.GenericTag<SigningKeys>("@ridequote/core/SigningKeys")

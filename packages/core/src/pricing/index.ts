@@ -1,0 +1,3 @@
+export * from "./Behaviors.js"
+export * from "./Pricing.js"
+export * from "./Quotes.js"

@@ -22,6 +22,7 @@ export * from "./ports/AuditLog.js"
 export * from "./ports/MarketData.js"
 export * from "./ports/RouteResolver.js"
 export * from "./ports/SigningKeys.js"
+export * from "./ports/StorageHealth.js"
 export * from "./ports/TokenStore.js"
 
 export * from "./auth/index.js"

@@ -18,7 +18,8 @@ export const uuidV4FromBytes = (b: Uint8Array): string => {
   const x = Uint8Array.from(b.subarray(0, 16))
   x[6] = (x[6]! & 0x0f) | 0x40
   x[8] = (x[8]! & 0x3f) | 0x80
-  const h = Buffer.from(x).toString("hex")
+  let h = ""
+  for (const byte of x) h += byte.toString(16).padStart(2, "0")
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
 }
 

@@ -4,6 +4,7 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
+    reporters: ["default", "./tools/summary-reporter.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Integration tests start servers and child processes; two cores here.

@@ -23,6 +23,8 @@ export interface AccountStore {
   readonly findById: (id: AccountId) => Effect.Effect<Option.Option<Account>, StorageUnavailable>
   /** Read straight from storage on every token issue: a new account or secret works at once. */
   readonly findByApiKey: (apiKey: ApiKey) => Effect.Effect<Option.Option<AccountWithCredentials>, StorageUnavailable>
+  /** The account's API key: rotate-secret keeps it and replaces only the secret's hash. */
+  readonly findApiKey: (id: AccountId) => Effect.Effect<Option.Option<ApiKey>, StorageUnavailable>
   /** Oldest first. */
   readonly list: Effect.Effect<ReadonlyArray<Account>, StorageUnavailable>
   /**

@@ -3,11 +3,14 @@
  * instead of storage. It applies this instance's own revocations at once, follows the
  * storage's change feed on a schedule, and fails closed when its view is too old.
  */
-import { Context, Duration } from "effect"
-import type { Effect, Option } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import type { Account } from "../Account.js"
-import type { AccessViewStale, StorageUnavailable } from "../Errors.js"
+import { AccessViewStale } from "../Errors.js"
+import type { StorageUnavailable } from "../Errors.js"
 import type { AccountId, Jti } from "../Ids.js"
+import { AccessFeed } from "../ports/AccessFeed.js"
+import type { AccessChange } from "../ports/AccessFeed.js"
+import { AccountStore } from "../ports/AccountStore.js"
 
 export const DEFAULT_REFRESH_INTERVAL = Duration.seconds(5)
 /** Contract §2: a view older than this refuses bearer calls (503) rather than honour a revoked token. */
@@ -33,3 +36,136 @@ export interface AccessSnapshot {
 }
 
 export const AccessSnapshot = Context.GenericTag<AccessSnapshot>("@ridequote/core/AccessSnapshot")
+
+/** The interval actually used: the configured one, or the default when absent or not positive, never over 60 s. */
+export const refreshIntervalOf = (config?: AccessSnapshotConfig): Duration.Duration => {
+  const wanted = config === undefined ? DEFAULT_REFRESH_INTERVAL : Duration.decode(config.refreshInterval)
+  if (!Duration.isFinite(wanted) || Duration.toMillis(wanted) <= 0) return DEFAULT_REFRESH_INTERVAL
+  return Duration.min(wanted, MAX_STALENESS)
+}
+
+/**
+ * Feed batches read per refresh before giving up until the next tick. A refresh only counts
+ * (moves `lastRefreshed`) once it has caught up with the head of the feed, so an instance that
+ * cannot keep up goes stale and fails closed instead of honouring tokens it has not yet seen
+ * revoked.
+ */
+const MAX_BATCHES_PER_REFRESH = 50
+
+/**
+ * Builds the snapshot and its refresh fiber in the current scope. Fails when the feed cannot be
+ * read at start: an instance with no view at all has nothing to serve from.
+ */
+export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
+  Effect.gen(function*() {
+    const feed = yield* AccessFeed
+    const store = yield* AccountStore
+    const interval = refreshIntervalOf(config)
+    const maxStalenessMs = Duration.toMillis(MAX_STALENESS)
+
+    const startedMs = yield* Clock.currentTimeMillis
+    const start = yield* feed.start(startedMs)
+
+    // Plain mutable maps: `isRevoked` must answer synchronously on the hot path, and every
+    // mutation below happens inside one synchronous step, so no fiber sees a half-applied change.
+    const revoked = new Map<string, number>(start.revoked.map((r) => [r.jti, r.expiresAtMs]))
+    const accounts = new Map<AccountId, Account>()
+    let cursor = start.cursor
+    let lastRefreshedMs = startedMs
+
+    const dropExpired = (nowMs: number) => {
+      for (const [jti, expiresAtMs] of revoked) if (expiresAtMs <= nowMs) revoked.delete(jti)
+    }
+
+    /** Re-reads the accounts this instance has cached; others load on first use anyway. */
+    const reloadAccounts = (ids: ReadonlySet<AccountId>) =>
+      Effect.forEach(
+        [...ids].filter((id) => accounts.has(id)),
+        (id) =>
+          Effect.map(store.findById(id), (found) =>
+            Option.match(found, {
+              onNone: () => accounts.delete(id),
+              onSome: (account) => accounts.set(id, account)
+            })),
+        { discard: true }
+      )
+
+    const applyBatch = (changes: ReadonlyArray<AccessChange>, nowMs: number) => {
+      const changedAccounts = new Set<AccountId>()
+      for (const change of changes) {
+        if (change._tag === "TokenRevoked") {
+          // The feed's expiry is authoritative: it replaces the placeholder a local revoke may have set.
+          if (change.expiresAtMs > nowMs) revoked.set(change.jti, change.expiresAtMs)
+        } else {
+          changedAccounts.add(change.accountId)
+        }
+      }
+      return reloadAccounts(changedAccounts)
+    }
+
+    const readFeed = Effect.gen(function*() {
+      const nowMs = yield* Clock.currentTimeMillis
+      for (let batch = 0; batch < MAX_BATCHES_PER_REFRESH; batch++) {
+        const next = yield* feed.since(cursor)
+        yield* applyBatch(next.changes, nowMs)
+        // Only once the whole batch is applied: a failure part-way re-reads it next time.
+        cursor = next.cursor
+        if (next.changes.length === 0) {
+          dropExpired(nowMs)
+          lastRefreshedMs = nowMs
+          return
+        }
+      }
+      yield* Effect.logWarning("access snapshot is behind the change feed; will continue at the next refresh")
+    })
+
+    // One refresh at a time: the scheduled one and any explicit call must not interleave their cursors.
+    const lock = yield* Effect.makeSemaphore(1)
+    const refresh: Effect.Effect<void, StorageUnavailable> = lock.withPermits(1)(readFeed)
+
+    yield* Effect.sleep(interval).pipe(
+      Effect.zipRight(refresh),
+      // A failed refresh keeps the previous view; `ensureFresh` decides when it is too old.
+      Effect.catchAllCause((cause) =>
+        Effect.logWarning("access snapshot refresh failed; keeping the previous view", cause)
+      ),
+      Effect.forever,
+      Effect.forkScoped
+    )
+
+    const stale = new AccessViewStale({
+      message: "this instance's view of revocations and account status is too old; storage may be unreachable"
+    })
+
+    return AccessSnapshot.of({
+      ensureFresh: Effect.flatMap(
+        Clock.currentTimeMillis,
+        (nowMs) => nowMs - lastRefreshedMs > maxStalenessMs ? Effect.fail(stale) : Effect.void
+      ),
+      isRevoked: (jti) => revoked.has(jti),
+      account: (id) =>
+        Effect.suspend(() => {
+          const cached = accounts.get(id)
+          if (cached !== undefined) return Effect.succeedSome(cached)
+          return Effect.tap(store.findById(id), (found) => {
+            if (Option.isSome(found)) accounts.set(id, found.value)
+          })
+        }),
+      markRevoked: (jti, expiresAtMs) =>
+        Effect.sync(() => {
+          // A local revoke by jti may only know a placeholder expiry; never shorten what the feed said.
+          if (!revoked.has(jti)) revoked.set(jti, expiresAtMs)
+        }),
+      accountChanged: (account) => Effect.sync(() => void accounts.set(account.id, account)),
+      refresh
+    })
+  })
+
+/**
+ * The snapshot as a scoped layer: reads the feed's start at build, then refreshes every
+ * `refreshInterval` (default 5 s, at most 60 s) until the scope closes.
+ */
+export const AccessSnapshotLive = (
+  config?: AccessSnapshotConfig
+): Layer.Layer<AccessSnapshot, StorageUnavailable, AccessFeed | AccountStore> =>
+  Layer.scoped(AccessSnapshot, makeAccessSnapshot(config))

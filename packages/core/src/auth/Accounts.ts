@@ -1,9 +1,18 @@
 /** Operator actions on accounts (the `ridequote accounts …` commands, and embedders' admin code). */
-import { Context } from "effect"
-import type { Effect, Redacted } from "effect"
+import { Clock, Context, DateTime, Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
+import type { Redacted } from "effect"
+import { AccountName, DEFAULT_TOKEN_TTL_SECONDS, TokenTtlSeconds } from "../Account.js"
 import type { Account, AccountStatus } from "../Account.js"
-import type { AccountNotFound, BehaviorNotFound, InvalidRequest, StorageUnavailable } from "../Errors.js"
-import type { AccountId, ApiKey } from "../Ids.js"
+import { AccountNotFound, InvalidRequest } from "../Errors.js"
+import type { BehaviorNotFound, StorageUnavailable } from "../Errors.js"
+import { AccountId } from "../Ids.js"
+import type { ApiKey, BehaviorId } from "../Ids.js"
+import { AccountStore } from "../ports/AccountStore.js"
+import { TokenStore } from "../ports/TokenStore.js"
+import { Behaviors, DEFAULT_BEHAVIOR } from "../pricing/Behaviors.js"
+import { Randomness } from "../Randomness.js"
+import { AccessSnapshot } from "./AccessSnapshot.js"
+import { Credentials } from "./Credentials.js"
 
 export interface NewAccount {
   readonly name: string
@@ -37,3 +46,109 @@ export interface Accounts {
 }
 
 export const Accounts = Context.GenericTag<Accounts>("@ridequote/core/Accounts")
+
+/** Decodes one operator-supplied field; a failure names the field and says what is allowed. */
+const decodeField = <A, I>(schema: Schema.Schema<A, I>, field: string, value: unknown): Either.Either<A, InvalidRequest> =>
+  Either.mapLeft(Schema.decodeUnknownEither(schema)(value), (error) => {
+    const message = ParseResult.ArrayFormatter.formatErrorSync(error)[0]?.message ?? `invalid ${field}`
+    return new InvalidRequest({ message: `${field}: ${message}`, details: [{ path: [field], message }] })
+  })
+
+const notFound = (id: AccountId) => new AccountNotFound({ message: `no account with id ${id}` })
+
+export const makeAccounts = Effect.gen(function*() {
+  const store = yield* AccountStore
+  const tokenStore = yield* TokenStore
+  const credentials = yield* Credentials
+  const behaviors = yield* Behaviors
+  const snapshot = yield* AccessSnapshot
+  const randomness = yield* Randomness
+
+  /** Every change goes through here, so this instance's snapshot sees it at once (others via the feed). */
+  const update = (id: AccountId, change: (account: Account) => Account) =>
+    Effect.tap(store.update(id, change), snapshot.accountChanged)
+
+  /** The registry's own id for a behavior, or BehaviorNotFound. */
+  const knownBehavior = (id: string): Effect.Effect<BehaviorId, BehaviorNotFound> =>
+    Effect.map(behaviors.get(id), (behavior) => behavior.id)
+
+  const create = (input: NewAccount) =>
+    Effect.gen(function*() {
+      const name = yield* decodeField(AccountName, "name", input.name)
+      const tokenTtlSeconds = yield* decodeField(
+        TokenTtlSeconds,
+        "tokenTtlSeconds",
+        input.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS
+      )
+      const defaultBehavior = yield* knownBehavior(input.defaultBehavior ?? DEFAULT_BEHAVIOR)
+      const id = AccountId.make(yield* randomness.uuidV4)
+      const createdAt = DateTime.unsafeMake(yield* Clock.currentTimeMillis)
+      const account: Account = {
+        id,
+        name,
+        status: input.status ?? "Active",
+        tokenTtlSeconds,
+        pricing: { defaultBehavior, enabledBehaviors: [] },
+        createdAt
+      }
+      const { apiKey, apiSecret } = yield* credentials.generate
+      yield* store.insert(account, { apiKey, secretHash: credentials.hash(apiSecret) })
+      yield* snapshot.accountChanged(account)
+      const created: CreatedAccount = { account, apiKey, apiSecret }
+      return created
+    })
+
+  const get = (id: AccountId) =>
+    Effect.flatMap(store.findById(id), Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed }))
+
+  const setStatus = (id: AccountId, status: AccountStatus, options?: { readonly revokeTokens?: boolean }) =>
+    Effect.gen(function*() {
+      // Status first: from here on the account cannot obtain new tokens, so revoke-all leaves none behind.
+      const account = yield* update(id, (a) => ({ ...a, status }))
+      if (options?.revokeTokens !== true) return { account, revoked: 0 }
+      const revoked = yield* tokenStore.revokeAll(id, yield* Clock.currentTimeMillis)
+      yield* Effect.forEach(revoked, (r) => snapshot.markRevoked(r.jti, r.expiresAtMs), { discard: true })
+      return { account, revoked: revoked.length }
+    })
+
+  const setTokenTtl = (id: AccountId, seconds: number) =>
+    Effect.flatMap(
+      decodeField(TokenTtlSeconds, "tokenTtlSeconds", seconds),
+      (tokenTtlSeconds) => update(id, (a) => ({ ...a, tokenTtlSeconds }))
+    )
+
+  const enableBehavior = (id: AccountId, behavior: string) =>
+    Effect.flatMap(knownBehavior(behavior), (b) =>
+      update(id, (a) =>
+        // Idempotent; the default is priced anyway, so it is never listed twice.
+        a.pricing.defaultBehavior === b || a.pricing.enabledBehaviors.includes(b)
+          ? a
+          : { ...a, pricing: { ...a.pricing, enabledBehaviors: [...a.pricing.enabledBehaviors, b] } }))
+
+  const setDefaultBehavior = (id: AccountId, behavior: string) =>
+    Effect.flatMap(knownBehavior(behavior), (b) =>
+      update(id, (a) => ({
+        ...a,
+        // The new default leaves the enabled list (it would be priced twice); the old one is not added.
+        pricing: { defaultBehavior: b, enabledBehaviors: a.pricing.enabledBehaviors.filter((e) => e !== b) }
+      })))
+
+  const rotateSecret = (id: AccountId) =>
+    Effect.gen(function*() {
+      const apiKey = yield* Effect.flatMap(
+        store.findApiKey(id),
+        Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed })
+      )
+      const apiSecret = yield* credentials.generateSecret
+      yield* store.replaceCredentials(id, { apiKey, secretHash: credentials.hash(apiSecret) })
+      return { apiKey, apiSecret }
+    })
+
+  return Accounts.of({ create, get, list: store.list, setStatus, setTokenTtl, enableBehavior, setDefaultBehavior, rotateSecret })
+})
+
+export const AccountsLive: Layer.Layer<
+  Accounts,
+  never,
+  AccountStore | TokenStore | Credentials | Behaviors | AccessSnapshot | Randomness
+> = Layer.effect(Accounts, makeAccounts)

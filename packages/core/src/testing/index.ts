@@ -2,3 +2,4 @@
  * @ridequote/core/testing — run the whole engine with no database: in-memory adapters for
  * every port, and fast-check arbitraries for the domain.
  */
+export * from "./auth.js"

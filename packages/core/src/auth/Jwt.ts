@@ -1,0 +1,140 @@
+/**
+ * HS256 JSON Web Tokens on node:crypto (contract §2).
+ *
+ * Hand-rolled rather than `jose` because verification sits on every bearer call and an
+ * HMAC-SHA256 plus a constant-time compare is ~9× faster here (ARCHITECTURE, "JWT" row). The
+ * price is re-implementing jose's protections, which is what most of this module is:
+ * - strict base64url: no padding, nothing outside the alphabet, canonical trailing bits (so a
+ *   token has exactly one spelling and a flipped character can never verify);
+ * - exactly three segments, each a JSON object where one is expected;
+ * - the algorithm is pinned: only `HS256` verifies (`none`, `HS384`, `RS256`… are refused), and
+ *   the key comes from our ring by `kid`, never from the token;
+ * - `typ`, when present, must be `JWT`; a `crit` header or `b64` extension is refused (we
+ *   understand no extensions);
+ * - the claims must decode with `TokenClaims` (issuer pinned to `ridequote`);
+ * - `exp` is checked against the injected clock: a token is expired once now ≥ exp.
+ *
+ * Error mapping (contract §1): not a well-formed JWT → `Unauthorized`; anything well formed
+ * that we did not sign or do not accept → `TokenInvalid`; past `exp` → `TokenExpired`.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto"
+import { Either, Redacted, Schema } from "effect"
+import { TokenExpired, TokenInvalid, Unauthorized } from "../Errors.js"
+import type { SigningKey, SigningKeyRing } from "../ports/SigningKeys.js"
+import { TokenClaims } from "../Token.js"
+
+/** The only algorithm we sign with and the only one we accept. */
+export const JWT_ALGORITHM = "HS256"
+
+/**
+ * Far above any token we issue (~300 bytes); refusing longer input early keeps a hostile
+ * header from costing a large JSON parse.
+ */
+const MAX_TOKEN_LENGTH = 4096
+
+/** HMAC-SHA256 output size. */
+const SIGNATURE_BYTES = 32
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/
+
+const encodeSegment = (value: unknown): string => Buffer.from(JSON.stringify(value), "utf8").toString("base64url")
+
+/**
+ * Strict base64url: alphabet only, no padding, and canonical (re-encoding gives the same
+ * text). Node's own decoder is lenient on all three, which would let several spellings of one
+ * signature verify.
+ */
+const decodeBase64url = (segment: string): Buffer | undefined => {
+  if (!BASE64URL.test(segment) || segment.length % 4 === 1) return undefined
+  const bytes = Buffer.from(segment, "base64url")
+  return bytes.toString("base64url") === segment ? bytes : undefined
+}
+
+const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const decodeJsonObject = (segment: string): Record<string, unknown> | undefined => {
+  const bytes = decodeBase64url(segment)
+  if (bytes === undefined) return undefined
+  try {
+    const value: unknown = JSON.parse(bytes.toString("utf8"))
+    return isJsonObject(value) ? value : undefined
+  } catch {
+    // Not JSON: the caller reports the token as malformed; the parse error itself says nothing useful.
+    return undefined
+  }
+}
+
+const hmac = (key: SigningKey, signingInput: string): Buffer =>
+  createHmac("sha256", Redacted.value(key.secret)).update(signingInput, "ascii").digest()
+
+const encodeClaims = Schema.encodeSync(TokenClaims)
+const decodeClaims = Schema.decodeUnknownEither(TokenClaims)
+
+/** Signs `claims` with `key`; the header is exactly `{"alg":"HS256","typ":"JWT","kid":…}`. */
+export const signJwt = (claims: TokenClaims, key: SigningKey): string => {
+  const signingInput = `${encodeSegment({ alg: JWT_ALGORITHM, typ: "JWT", kid: key.kid })}.${
+    encodeSegment(encodeClaims(claims))
+  }`
+  return `${signingInput}.${hmac(key, signingInput).toString("base64url")}`
+}
+
+/** A token split into its parts, before any trust is placed in them. */
+interface ParsedJwt {
+  readonly header: Record<string, unknown>
+  readonly payload: Record<string, unknown>
+  readonly signingInput: string
+  readonly signature: Buffer
+}
+
+const malformed = new Unauthorized({ message: "the bearer token is not a well-formed JWT" })
+const invalid = (message: string) => new TokenInvalid({ message })
+
+/** Structure only: three strict base64url segments, the first two JSON objects. */
+export const parseJwt = (token: string): Either.Either<ParsedJwt, Unauthorized> => {
+  if (token.length > MAX_TOKEN_LENGTH) return Either.left(malformed)
+  const parts = token.split(".")
+  if (parts.length !== 3) return Either.left(malformed)
+  const [h, p, s] = parts as [string, string, string]
+  const header = decodeJsonObject(h)
+  const payload = decodeJsonObject(p)
+  const signature = decodeBase64url(s)
+  if (header === undefined || payload === undefined || signature === undefined) return Either.left(malformed)
+  return Either.right({ header, payload, signingInput: `${h}.${p}`, signature })
+}
+
+/** Header rules; returns the signing key named by `kid`. */
+const checkHeader = (
+  header: Record<string, unknown>,
+  ring: SigningKeyRing
+): Either.Either<SigningKey, TokenInvalid> => {
+  if (header.alg !== JWT_ALGORITHM) return Either.left(invalid("the token's algorithm is not accepted"))
+  if ("typ" in header && header.typ !== "JWT") return Either.left(invalid("the token's type is not JWT"))
+  if ("crit" in header || "b64" in header) return Either.left(invalid("the token uses an unsupported header extension"))
+  const key = typeof header.kid === "string" ? ring.verifying.get(header.kid) : undefined
+  return key === undefined ? Either.left(invalid("the token's signing key is unknown")) : Either.right(key)
+}
+
+const signatureMatches = (parsed: ParsedJwt, key: SigningKey): boolean => {
+  const expected = hmac(key, parsed.signingInput)
+  // Length is public (always 32 for HS256); only equal lengths may go to timingSafeEqual.
+  return parsed.signature.length === SIGNATURE_BYTES && timingSafeEqual(parsed.signature, expected)
+}
+
+/**
+ * Verifies structure, header, signature, claims and expiry, in that order, so nothing in an
+ * unsigned payload is interpreted beyond "is it a JSON object".
+ */
+export const verifyJwt = (
+  token: string,
+  ring: SigningKeyRing,
+  nowMs: number
+): Either.Either<TokenClaims, Unauthorized | TokenInvalid | TokenExpired> =>
+  Either.gen(function*() {
+    const parsed = yield* parseJwt(token)
+    const key = yield* checkHeader(parsed.header, ring)
+    if (!signatureMatches(parsed, key)) return yield* Either.left(invalid("the token's signature does not verify"))
+    const claims = yield* Either.mapLeft(decodeClaims(parsed.payload), () => invalid("the token's claims are not accepted"))
+    if (nowMs >= claims.exp * 1000) return yield* Either.left(new TokenExpired({ message: "the token has expired" }))
+    return claims
+  })

@@ -1,29 +1,39 @@
 /**
  * Pricing behaviors: how an account's recommended price points are chosen from the market.
  * A registry keyed by id; core ships built-ins (documented in docs/pricing.md) and embedders
- * register their own.
+ * register their own with `makeBehaviorsLive`.
  */
-import { Context } from "effect"
-import type { Effect } from "effect"
-import type { BehaviorNotFound } from "../Errors.js"
+import { Context, Effect, Layer } from "effect"
+import { BehaviorNotFound } from "../Errors.js"
 import type { BehaviorId } from "../Ids.js"
 import type { Currency, Minor } from "../Money.js"
 import type { ProviderOffer, Trip } from "../ports/MarketData.js"
 import type { ServiceLevel } from "../Quote.js"
+
+/** One offer's market percentiles in minor units, as they appear (in major units) in `marketPrices`. */
+export interface PercentilesMinor {
+  readonly p5: Minor
+  readonly p25: Minor
+  readonly p50: Minor
+  readonly p75: Minor
+  readonly p95: Minor
+}
 
 export interface BehaviorInput {
   readonly serviceLevel: ServiceLevel
   readonly currency: Currency
   /** The market's offers for this service level (at least one). */
   readonly offers: ReadonlyArray<ProviderOffer>
+  /** `percentiles[i]` are the rounded, non-decreasing percentiles of `offers[i]`. */
+  readonly percentiles: ReadonlyArray<PercentilesMinor>
   readonly trip: Trip
 }
 
-/** Price points in minor units; the engine enforces saver ≤ balanced ≤ priority afterwards. */
+/** Price points in minor units; the engine rounds, floors at 0 and sorts them afterwards. */
 export interface PricePoints {
-  readonly saver: Minor
-  readonly balanced: Minor
-  readonly priority: Minor
+  readonly saver: number
+  readonly balanced: number
+  readonly priority: number
 }
 
 export interface PricingBehavior {
@@ -41,3 +51,74 @@ export interface Behaviors {
 export const Behaviors = Context.GenericTag<Behaviors>("@ridequote/core/Behaviors")
 
 export const DEFAULT_BEHAVIOR = "market-median" as BehaviorId
+
+type Level = keyof PercentilesMinor
+
+/** Median across providers; for an even count, the midpoint of the middle two. */
+const medianOf = (input: BehaviorInput, level: Level): number => {
+  const xs = input.percentiles.map((p) => p[level]).sort((a, b) => a - b)
+  const mid = xs.length >> 1
+  const upper = xs[mid] ?? 0
+  return xs.length % 2 === 1 ? upper : ((xs[mid - 1] ?? upper) + upper) / 2
+}
+
+const minOf = (input: BehaviorInput, level: Level): number =>
+  input.percentiles.reduce((m, p) => Math.min(m, p[level]), Number.POSITIVE_INFINITY)
+
+/** Follows the market: the cross-provider median of p25, p50 and p75. */
+export const marketMedian: PricingBehavior = {
+  id: DEFAULT_BEHAVIOR,
+  description: "Cross-provider median of the market's p25 (saver), p50 (balanced) and p75 (priority).",
+  recommend: (input) => ({
+    saver: medianOf(input, "p25"),
+    balanced: medianOf(input, "p50"),
+    priority: medianOf(input, "p75")
+  })
+}
+
+/** Share below the cheapest provider that `undercut` prices at. */
+export const UNDERCUT_SHARE = 0.05
+
+/** Wins on price: 5 % below the cheapest provider at each of p25, p50 and p75. */
+export const undercut: PricingBehavior = {
+  id: "undercut" as BehaviorId,
+  description: "5 % below the cheapest provider's p25 (saver), p50 (balanced) and p75 (priority).",
+  recommend: (input) => ({
+    saver: (1 - UNDERCUT_SHARE) * minOf(input, "p25"),
+    balanced: (1 - UNDERCUT_SHARE) * minOf(input, "p50"),
+    priority: (1 - UNDERCUT_SHARE) * minOf(input, "p75")
+  })
+}
+
+/** Sells availability: one bracket up the market, the cross-provider median of p50, p75 and p95. */
+export const premium: PricingBehavior = {
+  id: "premium" as BehaviorId,
+  description: "Cross-provider median of the market's p50 (saver), p75 (balanced) and p95 (priority).",
+  recommend: (input) => ({
+    saver: medianOf(input, "p50"),
+    balanced: medianOf(input, "p75"),
+    priority: medianOf(input, "p95")
+  })
+}
+
+export const builtInBehaviors: ReadonlyArray<PricingBehavior> = [marketMedian, undercut, premium]
+
+/** A registry of the built-ins plus `extra`; an extra behavior with a built-in's id replaces it. */
+export const makeBehaviors = (extra: ReadonlyArray<PricingBehavior> = []): Behaviors => {
+  const byId = new Map<string, PricingBehavior>()
+  for (const behavior of [...builtInBehaviors, ...extra]) byId.set(behavior.id, behavior)
+  const found = new Map<string, Effect.Effect<PricingBehavior>>()
+  for (const [id, behavior] of byId) found.set(id, Effect.succeed(behavior))
+  return {
+    get: (id) =>
+      found.get(id) ?? Effect.fail(new BehaviorNotFound({ message: `unknown pricing behavior "${id}"` })),
+    all: [...byId.values()]
+  }
+}
+
+/** Behaviors with the built-ins and the embedder's own. */
+export const makeBehaviorsLive = (extra: ReadonlyArray<PricingBehavior>): Layer.Layer<Behaviors> =>
+  Layer.succeed(Behaviors, makeBehaviors(extra))
+
+/** Behaviors with the built-ins only. */
+export const BehaviorsLive: Layer.Layer<Behaviors> = makeBehaviorsLive([])

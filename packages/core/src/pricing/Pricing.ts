@@ -1,12 +1,15 @@
 /** Pricing: market percentiles and recommendations for one trip in one market. */
-import { Context } from "effect"
-import type { Effect } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { PricingSettings } from "../Account.js"
 import type { BehaviorNotFound } from "../Errors.js"
 import type { BehaviorId } from "../Ids.js"
-import type { Currency } from "../Money.js"
-import type { Market, Trip } from "../ports/MarketData.js"
-import type { MarketPrices, Recommendations } from "../Quote.js"
+import type { Currency, Minor } from "../Money.js"
+import { toMajor, toMinor } from "../Money.js"
+import type { Market, PriceDistribution, ProviderOffer, Trip } from "../ports/MarketData.js"
+import type { MarketPrices, Recommendation, Recommendations, ServiceLevel } from "../Quote.js"
+import { PERCENTILE_LEVELS, SERVICE_LEVELS } from "../Quote.js"
+import type { PercentilesMinor, PricingBehavior } from "./Behaviors.js"
+import { Behaviors } from "./Behaviors.js"
 
 export interface PricedTrip {
   readonly currency: Currency
@@ -22,3 +25,133 @@ export interface Pricing {
 }
 
 export const Pricing = Context.GenericTag<Pricing>("@ridequote/core/Pricing")
+
+/**
+ * An offer's percentiles in integer minor units. A running maximum keeps them non-decreasing
+ * even for a market whose distribution breaks the port's promise; a non-finite or negative
+ * price becomes 0 (toMinor is total).
+ */
+export const offerPercentiles = (distribution: PriceDistribution, currency: Currency): PercentilesMinor => {
+  const p5 = toMinor(distribution.quantile(PERCENTILE_LEVELS.p5), currency)
+  const p25 = Math.max(p5, toMinor(distribution.quantile(PERCENTILE_LEVELS.p25), currency)) as Minor
+  const p50 = Math.max(p25, toMinor(distribution.quantile(PERCENTILE_LEVELS.p50), currency)) as Minor
+  const p75 = Math.max(p50, toMinor(distribution.quantile(PERCENTILE_LEVELS.p75), currency)) as Minor
+  const p95 = Math.max(p75, toMinor(distribution.quantile(PERCENTILE_LEVELS.p95), currency)) as Minor
+  return { p5, p25, p50, p75, p95 }
+}
+
+/** The offers of one service level with their percentiles, in the market's order. */
+export interface LevelMarket {
+  readonly serviceLevel: ServiceLevel
+  readonly offers: ReadonlyArray<ProviderOffer>
+  readonly percentiles: ReadonlyArray<PercentilesMinor>
+}
+
+export interface MarketView {
+  readonly marketPrices: MarketPrices
+  /** Only levels with at least one provider, in SERVICE_LEVELS order. */
+  readonly levels: ReadonlyArray<LevelMarket>
+}
+
+/** Prices every offer of the market for the trip: `marketPrices` and the per-level view behaviors use. */
+export const marketView = (market: Market, trip: Trip): MarketView => {
+  const currency = market.currency
+  const marketPrices: Record<string, MarketPrices[string]> = {}
+  const offersByLevel = new Map<ServiceLevel, { offers: Array<ProviderOffer>; percentiles: Array<PercentilesMinor> }>()
+  for (const offer of market.offers(trip)) {
+    const p = offerPercentiles(offer.distribution, currency)
+    marketPrices[`${offer.provider}/${offer.serviceLevel}`] = {
+      p5: toMajor(p.p5, currency),
+      p25: toMajor(p.p25, currency),
+      p50: toMajor(p.p50, currency),
+      p75: toMajor(p.p75, currency),
+      p95: toMajor(p.p95, currency)
+    }
+    const group = offersByLevel.get(offer.serviceLevel)
+    if (group === undefined) offersByLevel.set(offer.serviceLevel, { offers: [offer], percentiles: [p] })
+    else {
+      group.offers.push(offer)
+      group.percentiles.push(p)
+    }
+  }
+  const levels: Array<LevelMarket> = []
+  for (const serviceLevel of SERVICE_LEVELS) {
+    const group = offersByLevel.get(serviceLevel)
+    if (group !== undefined) levels.push({ serviceLevel, ...group })
+  }
+  return { marketPrices, levels }
+}
+
+/** A behavior's point as the engine publishes it: integer minor units, ≥ 0 (non-finite → 0). */
+const toPoint = (x: number): number => (Number.isFinite(x) && x > 0 ? Math.round(x) : 0)
+
+/**
+ * One behavior's recommendations: exactly one point per label, in order saver, balanced,
+ * priority, sorted so that saver ≤ balanced ≤ priority whatever the behavior returned.
+ */
+export const recommend = (
+  behavior: PricingBehavior,
+  view: MarketView,
+  trip: Trip,
+  currency: Currency
+): Recommendations => {
+  const out: Record<string, ReadonlyArray<Recommendation>> = {}
+  for (const level of view.levels) {
+    const points = behavior.recommend({ ...level, currency, trip })
+    const [saver, balanced, priority] = [toPoint(points.saver), toPoint(points.balanced), toPoint(points.priority)]
+      .sort((a, b) => a - b) as [Minor, Minor, Minor]
+    out[level.serviceLevel] = [
+      { price: toMajor(saver, currency), label: "saver" },
+      { price: toMajor(balanced, currency), label: "balanced" },
+      { price: toMajor(priority, currency), label: "priority" }
+    ]
+  }
+  return out
+}
+
+/** The whole pricing of a trip, without effects: what `Pricing.price` does once behaviors are looked up. */
+export const priceTrip = (
+  market: Market,
+  trip: Trip,
+  behavior: PricingBehavior,
+  shadowBehaviors: ReadonlyArray<PricingBehavior>
+): PricedTrip => {
+  const view = marketView(market, trip)
+  const shadow: Record<string, Recommendations> = {}
+  for (const other of shadowBehaviors) shadow[other.id] = recommend(other, view, trip, market.currency)
+  return {
+    currency: market.currency,
+    marketPrices: view.marketPrices,
+    recommendations: recommend(behavior, view, trip, market.currency),
+    behavior: behavior.id,
+    shadow
+  }
+}
+
+const NO_SHADOWS: Effect.Effect<ReadonlyArray<PricingBehavior>> = Effect.succeed([])
+
+/**
+ * Pricing over the behavior registry. The default behavior must exist (BehaviorNotFound
+ * otherwise). An enabled behavior the registry no longer knows is skipped with a warning:
+ * shadow pricing must never fail a quote.
+ */
+export const PricingLive: Layer.Layer<Pricing, never, Behaviors> = Layer.effect(
+  Pricing,
+  Effect.map(Behaviors, (behaviors): Pricing => {
+    const shadowsOf = (settings: PricingSettings): Effect.Effect<ReadonlyArray<PricingBehavior>> => {
+      const ids = [...new Set(settings.enabledBehaviors)].filter((id) => id !== settings.defaultBehavior)
+      if (ids.length === 0) return NO_SHADOWS
+      return Effect.forEach(ids, (id) =>
+        behaviors.get(id).pipe(
+          Effect.map((b): ReadonlyArray<PricingBehavior> => [b]),
+          Effect.catchTag("BehaviorNotFound", (e) =>
+            Effect.as(Effect.logWarning(`shadow pricing skipped: ${e.message}`), [] as ReadonlyArray<PricingBehavior>))
+        )).pipe(Effect.map((found) => found.flat()))
+    }
+    return {
+      price: (market, trip, settings) =>
+        Effect.flatMap(behaviors.get(settings.defaultBehavior), (behavior) =>
+          Effect.map(shadowsOf(settings), (shadows) => priceTrip(market, trip, behavior, shadows)))
+    }
+  })
+)

@@ -1,0 +1,126 @@
+/**
+ * The quote rules of the seed (1–5) and the contract's bounds (§4), as pure, total functions.
+ * `Quotes` applies them in order; each is property-tested on its own.
+ */
+import { DateTime, Either } from "effect"
+import { InvalidRequest, RouteMetadataIncomplete } from "../Errors.js"
+import type { Coordinates } from "../Geo.js"
+import type { Mode, RouteSource } from "../Quote.js"
+import { MAX_DISTANCE_KM, MAX_DURATION_MINUTES, MAX_SCHEDULE_AHEAD_DAYS } from "../Quote.js"
+
+/** Seed rules 4–5: a trip at least this far ahead is priced as Scheduled. */
+export const SCHEDULED_THRESHOLD_MINUTES = 30
+const SCHEDULED_THRESHOLD_MS = SCHEDULED_THRESHOLD_MINUTES * 60_000
+const MAX_SCHEDULE_AHEAD_MS = MAX_SCHEDULE_AHEAD_DAYS * 86_400_000
+
+/**
+ * Seed rules 4–5: Scheduled iff scheduledAt ≥ now + 30 min (exactly 30 min is Scheduled);
+ * absent, sooner, or in the past is Realtime.
+ */
+export const selectMode = (scheduledAt: DateTime.Utc | undefined, now: DateTime.Utc): Mode =>
+  scheduledAt !== undefined &&
+    DateTime.toEpochMillis(scheduledAt) - DateTime.toEpochMillis(now) >= SCHEDULED_THRESHOLD_MS
+    ? "Scheduled"
+    : "Realtime"
+
+/** What the route rule decided: price the supplied figures, or ask the route resolver. */
+export type RouteMetadata =
+  | { readonly _tag: "Supplied"; readonly distanceKm: number; readonly durationMinutes: number }
+  | { readonly _tag: "Resolve" }
+
+const RESOLVE: RouteMetadata = { _tag: "Resolve" }
+
+/**
+ * Seed rules 1–3: both distanceKm and durationMinutes → use them; neither → resolve both from
+ * pickup and destination; exactly one → RouteMetadataIncomplete.
+ */
+export const routeMetadataRule = (request: {
+  readonly distanceKm?: number | undefined
+  readonly durationMinutes?: number | undefined
+}): Either.Either<RouteMetadata, RouteMetadataIncomplete> => {
+  const { distanceKm, durationMinutes } = request
+  if (distanceKm === undefined && durationMinutes === undefined) return Either.right(RESOLVE)
+  if (distanceKm !== undefined && durationMinutes !== undefined) {
+    return Either.right({ _tag: "Supplied", distanceKm, durationMinutes })
+  }
+  const sent = distanceKm !== undefined ? "distanceKm" : "durationMinutes"
+  const missing = distanceKm !== undefined ? "durationMinutes" : "distanceKm"
+  return Either.left(
+    new RouteMetadataIncomplete({
+      message: `distanceKm and durationMinutes must be sent together: ${sent} was sent without ${missing}`
+    })
+  )
+}
+
+/** Contract §4: scheduledAt at most 90 days ahead of now (exactly 90 days is allowed). */
+export const scheduleBoundRule = (
+  scheduledAt: DateTime.Utc | undefined,
+  now: DateTime.Utc
+): Either.Either<void, InvalidRequest> =>
+  scheduledAt !== undefined && DateTime.toEpochMillis(scheduledAt) - DateTime.toEpochMillis(now) > MAX_SCHEDULE_AHEAD_MS
+    ? Either.left(
+      new InvalidRequest({
+        message: `scheduledAt must be at most ${MAX_SCHEDULE_AHEAD_DAYS} days ahead`,
+        details: [{ path: ["scheduledAt"], message: `more than ${MAX_SCHEDULE_AHEAD_DAYS} days ahead` }]
+      })
+    )
+    : Either.void
+
+const inLatitude = (x: number): boolean => Number.isFinite(x) && x >= -90 && x <= 90
+const inLongitude = (x: number): boolean => Number.isFinite(x) && x >= -180 && x <= 180
+
+/**
+ * Contract §4 coordinate bounds. The HTTP schema already enforces them; core checks again
+ * because embedders may build a QuoteRequest without decoding it.
+ */
+export const coordinatesRule = (request: {
+  readonly pickup: Coordinates
+  readonly destination: Coordinates
+}): Either.Either<void, InvalidRequest> => {
+  const details: Array<{ path: Array<string>; message: string }> = []
+  for (const end of ["pickup", "destination"] as const) {
+    const point = request[end]
+    if (!inLatitude(point.latitude)) details.push({ path: [end, "latitude"], message: "must be a finite number in [-90, 90]" })
+    if (!inLongitude(point.longitude)) {
+      details.push({ path: [end, "longitude"], message: "must be a finite number in [-180, 180]" })
+    }
+  }
+  return details.length === 0
+    ? Either.void
+    : Either.left(new InvalidRequest({ message: "coordinates out of bounds", details }))
+}
+
+const inDistance = (x: number): boolean => Number.isFinite(x) && x > 0 && x <= MAX_DISTANCE_KM
+const inDuration = (x: number): boolean => Number.isFinite(x) && x > 0 && x <= MAX_DURATION_MINUTES
+
+/**
+ * Contract §4: distanceKm ∈ (0, 1000], durationMinutes ∈ (0, 1440], for supplied and resolved
+ * routes alike. A resolved route out of bounds is the caller's trip, not our failure: 400, and
+ * the message says the figures were inferred (e.g. pickup and destination on two continents).
+ */
+export const routeBoundsRule = (route: {
+  readonly source: RouteSource
+  readonly distanceKm: number
+  readonly durationMinutes: number
+}): Either.Either<void, InvalidRequest> => {
+  const details: Array<{ path: Array<string>; message: string }> = []
+  if (!inDistance(route.distanceKm)) {
+    details.push({ path: ["distanceKm"], message: `${route.distanceKm} km is outside (0, ${MAX_DISTANCE_KM}]` })
+  }
+  if (!inDuration(route.durationMinutes)) {
+    details.push({
+      path: ["durationMinutes"],
+      message: `${route.durationMinutes} min is outside (0, ${MAX_DURATION_MINUTES}]`
+    })
+  }
+  if (details.length === 0) return Either.void
+  return Either.left(
+    new InvalidRequest({
+      message: route.source === "resolved"
+        ? "the route inferred from pickup to destination is outside the supported bounds " +
+          `(distance in (0, ${MAX_DISTANCE_KM}] km, duration in (0, ${MAX_DURATION_MINUTES}] min)`
+        : "distanceKm or durationMinutes out of bounds",
+      details
+    })
+  )
+}

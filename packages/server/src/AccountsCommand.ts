@@ -1,0 +1,207 @@
+/**
+ * `ridequote accounts …`: the operator's side of customer accounts (contract §3, §6). Status
+ * changes, TTLs and behaviors are made here, never through the public API.
+ */
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import { AccountId, AccountNotFound, Accounts, type AccountStatus } from "@ridequote/core"
+import { withOperator } from "./Operator.js"
+import { accountTable, describeAccount, encodeAccount, printJson, SECRET_NOTICE } from "./Output.js"
+import { databaseOption, jsonOption } from "./Settings.js"
+
+const STATUSES: ReadonlyArray<AccountStatus> = ["Active", "Pending", "Blocked"]
+
+/** Statuses are accepted as written in the contract or in lower case. */
+const statusChoices: ReadonlyArray<[string, AccountStatus]> = STATUSES.flatMap((s) => [
+  [s, s] as [string, AccountStatus],
+  [s.toLowerCase(), s] as [string, AccountStatus]
+])
+
+const accountIdArg = Args.text({ name: "ID" }).pipe(Args.withDescription("Account id (a UUID, see accounts list)"))
+
+/** An id that is not even a UUID cannot name an account: same answer as an unknown one. */
+const parseAccountId = (raw: string): Effect.Effect<AccountId, AccountNotFound> =>
+  Schema.decodeUnknown(AccountId)(raw.trim()).pipe(
+    Effect.mapError(() => new AccountNotFound({ message: `no account with id ${JSON.stringify(raw)}` }))
+  )
+
+const create = Command.make(
+  "create",
+  {
+    name: Options.text("name").pipe(Options.withDescription("Display name of the customer")),
+    status: Options.choice("status", ["Active", "Pending", "Blocked"]).pipe(
+      Options.withDescription("Initial status"),
+      Options.withDefault("Active" as const)
+    ),
+    tokenTtl: Options.integer("token-ttl").pipe(
+      Options.withDescription("Token lifetime in seconds, 60..31622400 (366 days). Default 86400."),
+      Options.optional
+    ),
+    behavior: Options.text("behavior").pipe(
+      Options.withDescription("Default pricing behavior (see docs/pricing.md). Default market-median."),
+      Options.optional
+    ),
+    json: jsonOption,
+    database: databaseOption
+  },
+  ({ behavior, database, json, name, status, tokenTtl }) =>
+    withOperator(
+      database,
+      Effect.gen(function*() {
+        const accounts = yield* Accounts
+        const created = yield* accounts.create({
+          name,
+          status,
+          tokenTtlSeconds: Option.getOrUndefined(tokenTtl),
+          defaultBehavior: Option.getOrUndefined(behavior)
+        })
+        const apiSecret = Redacted.value(created.apiSecret)
+        if (json) {
+          return yield* printJson({ ...encodeAccount(created.account), apiKey: created.apiKey, apiSecret })
+        }
+        yield* Console.log(
+          [
+            `Created account ${created.account.id} (${created.account.status})`,
+            describeAccount(created.account),
+            "",
+            `API key:    ${created.apiKey}`,
+            `API secret: ${apiSecret}`,
+            "",
+            SECRET_NOTICE
+          ].join("\n")
+        )
+      })
+    )
+).pipe(Command.withDescription("Create an account and print its id, API key and API secret (shown once)"))
+
+const list = Command.make(
+  "list",
+  { json: jsonOption, database: databaseOption },
+  ({ database, json }) =>
+    withOperator(
+      database,
+      Effect.gen(function*() {
+        const all = yield* (yield* Accounts).list
+        if (json) return yield* printJson({ accounts: all.map(encodeAccount) })
+        yield* Console.log(accountTable(all))
+      })
+    )
+).pipe(Command.withDescription("List every account, oldest first (never prints secrets)"))
+
+const show = Command.make(
+  "show",
+  { id: accountIdArg, json: jsonOption, database: databaseOption },
+  ({ database, id, json }) =>
+    withOperator(
+      database,
+      Effect.gen(function*() {
+        const account = yield* (yield* Accounts).get(yield* parseAccountId(id))
+        if (json) return yield* printJson(encodeAccount(account))
+        yield* Console.log(describeAccount(account))
+      })
+    )
+).pipe(Command.withDescription("Show one account (never prints its secret)"))
+
+const setStatus = Command.make(
+  "set-status",
+  {
+    id: accountIdArg,
+    status: Args.choice(statusChoices, { name: "STATUS" }).pipe(Args.withDescription("Active, Pending or Blocked")),
+    revokeTokens: Options.boolean("revoke-tokens").pipe(
+      Options.withDescription("Also revoke every token the account holds (an immediate block)")
+    ),
+    json: jsonOption,
+    database: databaseOption
+  },
+  ({ database, id, json, revokeTokens, status }) =>
+    withOperator(
+      database,
+      Effect.gen(function*() {
+        const result = yield* (yield* Accounts).setStatus(yield* parseAccountId(id), status, { revokeTokens })
+        if (json) return yield* printJson({ ...encodeAccount(result.account), revoked: result.revoked })
+        yield* Console.log(
+          `Account ${result.account.id} is now ${result.account.status}` +
+            (revokeTokens ? `; ${result.revoked} token(s) revoked` : "") +
+            (result.account.status === "Active"
+              ? ""
+              : ".\nRunning servers refuse its quotes within their refresh interval" +
+                (revokeTokens ? " and its revoked tokens at once or within that interval." : "."))
+        )
+      })
+    )
+).pipe(Command.withDescription("Change an account's status; --revoke-tokens also revokes its tokens"))
+
+const setTokenTtl = Command.make(
+  "set-token-ttl",
+  {
+    id: accountIdArg,
+    seconds: Args.integer({ name: "SECONDS" }).pipe(Args.withDescription("60..31622400 (366 days)")),
+    json: jsonOption,
+    database: databaseOption
+  },
+  ({ database, id, json, seconds }) =>
+    withOperator(
+      database,
+      Effect.gen(function*() {
+        const account = yield* (yield* Accounts).setTokenTtl(yield* parseAccountId(id), seconds)
+        if (json) return yield* printJson(encodeAccount(account))
+        yield* Console.log(
+          `Account ${account.id}: new tokens live ${account.tokenTtlSeconds} s (tokens already issued keep their expiry)`
+        )
+      })
+    )
+).pipe(Command.withDescription("Set the lifetime of the account's future tokens"))
+
+const enableBehavior = Command.make(
+  "enable-behavior",
+  {
+    id: accountIdArg,
+    behavior: Args.text({ name: "BEHAVIOR" }).pipe(Args.withDescription("A behavior id, e.g. undercut")),
+    json: jsonOption,
+    database: databaseOption
+  },
+  ({ behavior, database, id, json }) =>
+    withOperator(
+      database,
+      Effect.gen(function*() {
+        const account = yield* (yield* Accounts).enableBehavior(yield* parseAccountId(id), behavior)
+        if (json) return yield* printJson(encodeAccount(account))
+        yield* Console.log(`Account ${account.id}: behaviors ${account.pricing.enabledBehaviors.join(", ")} enabled`)
+      })
+    )
+).pipe(Command.withDescription("Enable an additional pricing behavior for the account"))
+
+const rotateSecret = Command.make(
+  "rotate-secret",
+  { id: accountIdArg, json: jsonOption, database: databaseOption },
+  ({ database, id, json }) =>
+    withOperator(
+      database,
+      Effect.gen(function*() {
+        const accountId = yield* parseAccountId(id)
+        const rotated = yield* (yield* Accounts).rotateSecret(accountId)
+        const apiSecret = Redacted.value(rotated.apiSecret)
+        if (json) return yield* printJson({ id: accountId, apiKey: rotated.apiKey, apiSecret })
+        yield* Console.log(
+          [
+            `New secret for account ${accountId}; the old one stopped working.`,
+            `API key:    ${rotated.apiKey}`,
+            `API secret: ${apiSecret}`,
+            "",
+            SECRET_NOTICE
+          ].join("\n")
+        )
+      })
+    )
+).pipe(Command.withDescription("Issue a new API secret (same key); the old secret stops at once"))
+
+export const accountsCommand = Command.make("accounts").pipe(
+  Command.withDescription("Create, inspect and change customer accounts"),
+  Command.withSubcommands([create, list, show, setStatus, setTokenTtl, enableBehavior, rotateSecret])
+)

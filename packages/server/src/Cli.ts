@@ -1,0 +1,132 @@
+/**
+ * The `ridequote` program: one command tree for the service and the operator.
+ *
+ *   ridequote serve | migrate | accounts … | tokens revoke | market fit|evaluate | backtest
+ *
+ * Errors: usage mistakes are reported by @effect/cli itself; every other failure is printed
+ * here once, as `ridequote: <message>` on stderr, and the process exits 1. Messages come from
+ * core's typed errors, which never carry a secret or a token.
+ */
+import * as Command from "@effect/cli/Command"
+import * as ValidationError from "@effect/cli/ValidationError"
+import * as Cause from "effect/Cause"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { backtestCommand, marketCommand } from "@ridequote/markets"
+import { accountsCommand } from "./AccountsCommand.js"
+import { LogLevelLive, OperatorLogsLive, ServiceLogsLive } from "./Logging.js"
+import { printJson } from "./Output.js"
+import {
+  databaseOption,
+  describeDatabase,
+  hostOption,
+  jsonOption,
+  jwtSecretConfig,
+  marketsOption,
+  parseDatabaseLocation,
+  portOption,
+  rateLimitOption,
+  refreshIntervalOption,
+  sampleFallbackOption,
+  type ServeSettings,
+  validatePort,
+  validateRateLimit,
+  validateRefreshInterval
+} from "./Settings.js"
+import { migrateDatabase } from "./Storage.js"
+import { tokensCommand } from "./TokensCommand.js"
+
+export const VERSION = "0.1.0"
+
+const serveCommand = Command.make(
+  "serve",
+  {
+    port: portOption,
+    host: hostOption,
+    database: databaseOption,
+    markets: marketsOption,
+    sampleFallback: sampleFallbackOption,
+    refreshInterval: refreshIntervalOption,
+    rateLimit: rateLimitOption
+  },
+  (options) =>
+    Effect.gen(function*() {
+      const settings: ServeSettings = {
+        port: yield* validatePort(options.port),
+        host: options.host,
+        database: yield* parseDatabaseLocation(options.database),
+        marketsDir: options.markets,
+        sampleFallback: options.sampleFallback === "on",
+        refreshInterval: yield* validateRefreshInterval(options.refreshInterval),
+        rateLimit: yield* validateRateLimit(options.rateLimit),
+        jwtSecret: yield* jwtSecretConfig
+      }
+      // Loaded on demand: the HTTP stack is the slowest part of startup and the operator
+      // commands do not need it.
+      const { serve } = yield* Effect.promise(() => import("./Serve.js"))
+      return yield* serve(settings).pipe(Effect.provide(ServiceLogsLive))
+    })
+).pipe(
+  Command.withDescription(
+    "Run the HTTP service until SIGTERM/SIGINT (then finish in-flight requests, flush the audit, exit 0)"
+  )
+)
+
+const migrateCommand = Command.make(
+  "migrate",
+  { database: databaseOption, json: jsonOption },
+  ({ database, json }) =>
+    Effect.gen(function*() {
+      const location = yield* parseDatabaseLocation(database)
+      yield* migrateDatabase(location)
+      if (json) return yield* printJson({ database: describeDatabase(location), upToDate: true })
+      yield* Console.log(`Database ${describeDatabase(location)} is up to date.`)
+    })
+).pipe(Command.withDescription("Bring the database schema up to date (serve also does this on start)"))
+
+export const ridequoteCommand = Command.make("ridequote").pipe(
+  Command.withDescription("Ride quote pricing service: run it, and operate its accounts and tokens"),
+  Command.withSubcommands([
+    serveCommand,
+    migrateCommand,
+    accountsCommand,
+    tokensCommand,
+    marketCommand,
+    backtestCommand
+  ])
+)
+
+const cli = Command.run(ridequoteCommand, { name: "ridequote", version: VERSION })
+
+/** A failure's message for an operator: its own message, or that of its cause. */
+export const describeFailure = (error: unknown): string => {
+  if (typeof error === "object" && error !== null) {
+    const message = "message" in error && typeof error.message === "string" ? error.message : ""
+    if (message !== "") return message
+    if ("cause" in error && error.cause !== undefined && error.cause !== error) return describeFailure(error.cause)
+    if ("_tag" in error && typeof error._tag === "string") return error._tag
+  }
+  return String(error)
+}
+
+/** Prints a failure once on stderr; @effect/cli has already printed its own usage errors. */
+const reportFailure = <E>(cause: Cause.Cause<E>): Effect.Effect<void> => {
+  if (Cause.isInterruptedOnly(cause)) return Effect.void
+  const failures = Array.from(Cause.failures(cause)).filter((e) => !ValidationError.isValidationError(e))
+  const defects = Array.from(Cause.defects(cause))
+  return Effect.forEach(failures, (e) => Console.error(`ridequote: ${describeFailure(e)}`), { discard: true }).pipe(
+    Effect.zipRight(
+      Effect.forEach(defects, (d) => Console.error(`ridequote: internal error: ${describeFailure(d)}`), {
+        discard: true
+      })
+    )
+  )
+}
+
+/** Runs the program on `process.argv`-shaped arguments; fails (exit 1) on any error. */
+export const runRidequote = (argv: ReadonlyArray<string>) =>
+  cli(argv).pipe(
+    Effect.provide(Layer.merge(OperatorLogsLive, LogLevelLive)),
+    Effect.tapErrorCause(reportFailure)
+  )

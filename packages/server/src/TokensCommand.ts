@@ -1,0 +1,75 @@
+/**
+ * `ridequote tokens revoke`: operator revocation, the same operation as `POST /v1/auth/revoke`
+ * made on the customer's behalf. It is published on the access feed, so every running `serve`
+ * refuses the token within its refresh interval.
+ */
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Console from "effect/Console"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { AccountId, AccountNotFound, Accounts, Jti, type RevokeTarget, TokenNotFound, Tokens } from "@ridequote/core"
+import { withOperator } from "./Operator.js"
+import { printJson } from "./Output.js"
+import { databaseOption, jsonOption } from "./Settings.js"
+
+/** Neither or both of --jti and --all. */
+export class RevokeTargetInvalid extends Data.TaggedError("RevokeTargetInvalid")<{ readonly message: string }> {}
+
+const targetOf = (
+  jti: Option.Option<string>,
+  all: boolean
+): Effect.Effect<RevokeTarget, RevokeTargetInvalid | TokenNotFound> =>
+  Option.match(jti, {
+    onNone: () =>
+      all
+        ? Effect.succeed<RevokeTarget>({ _tag: "AllTokens" })
+        : Effect.fail(new RevokeTargetInvalid({ message: "give either --jti JTI or --all" })),
+    onSome: (raw) =>
+      all
+        ? Effect.fail(new RevokeTargetInvalid({ message: "give either --jti JTI or --all, not both" }))
+        : Schema.decodeUnknown(Jti)(raw.trim()).pipe(
+          Effect.map((jti): RevokeTarget => ({ _tag: "Token", jti })),
+          Effect.mapError(() => new TokenNotFound({ message: `no token with jti ${JSON.stringify(raw)}` }))
+        )
+  })
+
+const revoke = Command.make(
+  "revoke",
+  {
+    account: Options.text("account").pipe(Options.withDescription("Account id whose token(s) to revoke")),
+    jti: Options.text("jti").pipe(Options.withDescription("The token's jti"), Options.optional),
+    all: Options.boolean("all").pipe(Options.withDescription("Revoke every token the account holds")),
+    json: jsonOption,
+    database: databaseOption
+  },
+  ({ account, all, database, jti, json }) =>
+    Effect.gen(function*() {
+      // Checked before the database is opened: a usage mistake should not need one.
+      const target = yield* targetOf(jti, all)
+      const accountId = yield* Schema.decodeUnknown(AccountId)(account.trim()).pipe(
+        Effect.mapError(() => new AccountNotFound({ message: `no account with id ${JSON.stringify(account)}` }))
+      )
+      return yield* withOperator(
+        database,
+        Effect.gen(function*() {
+          // An unknown account is an error, not "0 revoked": the operator mistyped something.
+          yield* (yield* Accounts).get(accountId)
+          const result = yield* (yield* Tokens).revoke(accountId, target)
+          if (json) return yield* printJson({ accountId, revoked: result.revoked })
+          yield* Console.log(
+            `Revoked ${result.revoked} token(s) of account ${accountId}` +
+              (result.revoked === 0 && target._tag === "Token" ? " (it was already revoked)" : "") +
+              "; running servers refuse them within their refresh interval."
+          )
+        })
+      )
+    })
+).pipe(Command.withDescription("Revoke one token (--jti) or every token (--all) of an account"))
+
+export const tokensCommand = Command.make("tokens").pipe(
+  Command.withDescription("Operator actions on issued tokens"),
+  Command.withSubcommands([revoke])
+)

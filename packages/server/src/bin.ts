@@ -1,0 +1,14 @@
+/**
+ * Entry point of the `ridequote` program (`pnpm ridequote …` from the repository root).
+ * `disableErrorReporting`: failures are already printed once, readably, by `runRidequote`;
+ * the runtime still exits 1 on failure and 0 after SIGTERM/SIGINT.
+ */
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as Effect from "effect/Effect"
+import { runRidequote } from "./Cli.js"
+
+runRidequote(process.argv).pipe(
+  Effect.provide(NodeContext.layer),
+  NodeRuntime.runMain({ disableErrorReporting: true })
+)

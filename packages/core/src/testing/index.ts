@@ -3,3 +3,5 @@
  * every port, and fast-check arbitraries for the domain.
  */
 export * from "./auth.js"
+export * from "./pricing.js"
+export * from "./arbitraries.js"

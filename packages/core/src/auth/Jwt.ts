@@ -45,6 +45,9 @@ const encodeSegment = (value: unknown): string => Buffer.from(JSON.stringify(val
  * signature verify.
  */
 const decodeBase64url = (segment: string): Buffer | undefined => {
+  // Empty decodes to no bytes: an `alg: none` token ("header.payload.") must reach the
+  // algorithm check and be refused as token-invalid, not pass for a malformed string.
+  if (segment === "") return Buffer.alloc(0)
   if (!BASE64URL.test(segment) || segment.length % 4 === 1) return undefined
   const bytes = Buffer.from(segment, "base64url")
   return bytes.toString("base64url") === segment ? bytes : undefined

@@ -34,7 +34,7 @@ import {
   validateRateLimit,
   validateRefreshInterval
 } from "./Settings.js"
-import { migrateDatabase } from "./Storage.js"
+import { migrateDatabase, requireBuiltAdapter } from "./Storage.js"
 import { tokensCommand } from "./TokensCommand.js"
 
 export const VERSION = "0.1.0"
@@ -62,6 +62,7 @@ const serveCommand = Command.make(
         rateLimit: yield* validateRateLimit(options.rateLimit),
         jwtSecret: yield* jwtSecretConfig
       }
+      yield* requireBuiltAdapter(settings.database)
       // Loaded on demand: the HTTP stack is the slowest part of startup and the operator
       // commands do not need it.
       const { serve } = yield* Effect.promise(() => import("./Serve.js"))

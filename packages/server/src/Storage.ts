@@ -30,6 +30,10 @@ const postgresNotBuilt = new DatabaseNotSupported({
     "Postgres support is not built yet: set --database / RIDEQUOTE_DATABASE to a SQLite file path (default ./data/ridequote.db)"
 })
 
+/** Fails at once for a location no adapter is built for (before anything heavy is loaded). */
+export const requireBuiltAdapter = (location: DatabaseLocation): Effect.Effect<void, DatabaseNotSupported> =>
+  location._tag === "Postgres" ? Effect.fail(postgresNotBuilt) : Effect.void
+
 /** Storage for a location; building it applies pending migrations (idempotent). */
 export const StorageLive = (
   location: DatabaseLocation,

@@ -1,0 +1,153 @@
+/**
+ * How `serve` ends: killed outright it loses no acknowledged quote (contract §5); asked to stop
+ * (SIGTERM) it finishes what is in flight, flushes the audit and exits 0.
+ */
+import { Agent, request } from "node:http"
+import { afterAll, describe, expect, it } from "vitest"
+import { createAccountWithCli, field, issueToken, me, quote, SAMPLE_QUOTE, tokenOf } from "./support/Api.js"
+import { auditedRequestIds } from "./support/Audit.js"
+import { startServe, stopAll, tempDir } from "./support/Processes.js"
+
+const dir = tempDir("shutdown")
+const env = (database: string) => ({ RIDEQUOTE_DATABASE: database, RIDEQUOTE_RATE_LIMIT: "0" })
+
+afterAll(async () => {
+  await stopAll()
+  dir.remove()
+})
+
+describe("durability: SIGKILL in the middle of a stream of quotes", () => {
+  it("every quote answered 200 before the kill has its audit entry (requestId) in the database", async () => {
+    const database = dir.file("kill.db")
+    const served = await startServe(env(database))
+    const account = await createAccountWithCli(database, "Crash Test")
+    const token = tokenOf(await issueToken(served.url, account.apiKey, account.apiSecret))
+
+    const acknowledged: Array<string> = []
+    const unexpected: Array<string> = []
+    let killed = false
+    const worker = async () => {
+      while (!killed) {
+        try {
+          const reply = await quote(served.url, token)
+          const requestId = field(reply.body, "requestId")
+          if (reply.status === 200 && typeof requestId === "string") acknowledged.push(requestId)
+          else unexpected.push(`${reply.status} ${JSON.stringify(reply.body)}`)
+        } catch (error) {
+          // Connection errors are expected once the process is gone, and only then.
+          if (!killed) unexpected.push(String(error))
+          return
+        }
+      }
+    }
+    const workers = Array.from({ length: 16 }, worker)
+
+    // Kill once a good number of quotes were acknowledged, while 16 more are in flight.
+    const deadline = Date.now() + 60_000
+    while (acknowledged.length < 200 && unexpected.length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    killed = true
+    served.child.kill("SIGKILL")
+    await Promise.all(workers)
+    expect((await served.exited).signal).toBe("SIGKILL")
+
+    expect(unexpected).toEqual([])
+    expect(acknowledged.length).toBeGreaterThanOrEqual(200)
+    const stored = await auditedRequestIds(database, account.id)
+    const missing = acknowledged.filter((id) => !stored.has(id))
+    expect(missing).toEqual([])
+  })
+})
+
+interface Sent {
+  /** The request is fully written to the socket. */
+  readonly written: Promise<void>
+  readonly reply: Promise<{ readonly status: number; readonly body: unknown }>
+}
+
+/** A POST over a given agent, so it rides an already accepted keep-alive connection. */
+const post = (agent: Agent, url: string, path: string, headers: Record<string, string>, body: string): Sent => {
+  let onWritten: () => void = () => {}
+  const written = new Promise<void>((resolve) => (onWritten = resolve))
+  const reply = new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+    const req = request(new URL(path, url), { method: "POST", agent, headers }, (res) => {
+      let text = ""
+      res.setEncoding("utf8")
+      res.on("data", (chunk: string) => (text += chunk))
+      res.on("end", () => {
+        let parsed: unknown = text
+        try {
+          parsed = JSON.parse(text)
+        } catch {
+          // keep the text
+        }
+        resolve({ status: res.statusCode ?? 0, body: parsed })
+      })
+      res.on("error", reject)
+    })
+    req.on("error", reject)
+    req.on("finish", onWritten)
+    req.end(body)
+  })
+  return { written, reply }
+}
+
+describe("graceful stop: SIGTERM while requests are in flight", () => {
+  it("in-flight quotes complete with 200, their audit entries exist, and the process exits 0", async () => {
+    const database = dir.file("term.db")
+    const served = await startServe(env(database))
+    const account = await createAccountWithCli(database, "Graceful Stop")
+    const token = tokenOf(await issueToken(served.url, account.apiKey, account.apiSecret))
+
+    // Open and warm up N keep-alive connections, so the quotes below travel on connections
+    // the server has already accepted: they are in flight the moment they are written.
+    const N = 24
+    const agent = new Agent({ keepAlive: true, maxSockets: N })
+    const warm = await Promise.all(
+      Array.from({ length: N }, () =>
+        new Promise<number>((resolve, reject) => {
+          request(new URL("/v1/customer/me", served.url), { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
+            res.resume()
+            res.on("end", () => resolve(res.statusCode ?? 0))
+          }).on("error", reject).end()
+        })
+      )
+    )
+    expect(warm.every((status) => status === 200)).toBe(true)
+
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" }
+    const sent = Array.from({ length: N }, () => post(agent, served.url, "/v1/quote", headers, JSON.stringify(SAMPLE_QUOTE)))
+    await Promise.all(sent.map((s) => s.written))
+    await Promise.race(sent.map((s) => s.reply))
+    served.child.kill("SIGTERM")
+
+    const replies = await Promise.all(sent.map((s) => s.reply))
+    agent.destroy()
+    expect(replies.map((r) => r.status)).toEqual(replies.map(() => 200))
+    const exit = await served.exited
+    expect(exit).toEqual({ code: 0, signal: null })
+
+    const requestIds = replies.map((r) => field(r.body, "requestId"))
+    const stored = await auditedRequestIds(database, account.id)
+    expect(requestIds.filter((id) => typeof id !== "string" || !stored.has(id))).toEqual([])
+
+    // Logs are JSON lines on stdout and never carry the secret or the token.
+    const lines = served.stdoutLines.filter((line) => line.trim() !== "")
+    expect(lines.length).toBeGreaterThan(0)
+    for (const line of lines) {
+      expect(() => JSON.parse(line)).not.toThrow()
+      expect(line).not.toContain(account.apiSecret)
+      expect(line).not.toContain(token)
+    }
+  })
+
+  it("after SIGTERM the port no longer accepts connections", async () => {
+    const database = dir.file("term2.db")
+    const served = await startServe(env(database))
+    expect((await fetch(`${served.url}/health/live`)).status).toBe(200)
+    served.child.kill("SIGTERM")
+    expect(await served.exited).toEqual({ code: 0, signal: null })
+    await expect(me(served.url, "x")).rejects.toThrow()
+  })
+})

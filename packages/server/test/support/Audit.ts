@@ -1,0 +1,24 @@
+/** Reads the audit of an account straight from a database file, through the storage port. */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { AccountId, type AuditCursor, AuditLog } from "@ridequote/core"
+import { StorageLive } from "../../src/Storage.js"
+
+/** Every requestId audited for the account (all pages). */
+export const auditedRequestIds = (database: string, accountId: string): Promise<ReadonlySet<string>> =>
+  Effect.gen(function*() {
+    const log = yield* AuditLog
+    const id = yield* Schema.decodeUnknown(AccountId)(accountId)
+    const ids = new Set<string>()
+    let after: AuditCursor | undefined = undefined
+    for (;;) {
+      const page = yield* log.page({ accountId: id, limit: 500, after })
+      for (const entry of page.entries) ids.add(entry.requestId)
+      if (page.next === undefined) return ids
+      after = page.next
+    }
+  }).pipe(
+    Effect.provide(StorageLive({ _tag: "Sqlite", filename: database }, Option.none())),
+    Effect.runPromise
+  )

@@ -287,7 +287,7 @@ describe("revoke", () => {
         for (const t of later) yield* tokens.verify(t.token)
         for (const t of earlier) expect((yield* errorOf(tokens.verify(t.token)))._tag).toBe("TokenRevoked")
       })),
-    { fastCheck: { numRuns: 40 } }
+    { fastCheck: { numRuns: 30 } }
   )
 
   it.effect("revoke by jti is recorded in storage: a new instance starting later knows it", () =>

@@ -7,10 +7,10 @@
  */
 import { Arbitrary, DateTime, FastCheck as fc } from "effect"
 import type { Account } from "../Account.js"
-import { Account as AccountSchema, AccountStatus } from "../Account.js"
+import { AccountStatus, MAX_TOKEN_TTL_SECONDS, MIN_TOKEN_TTL_SECONDS } from "../Account.js"
 import type { Coordinates } from "../Geo.js"
 import { Coordinates as CoordinatesSchema } from "../Geo.js"
-import type { BehaviorId, MarketId } from "../Ids.js"
+import type { AccountId, BehaviorId, MarketId } from "../Ids.js"
 import type { Currency } from "../Money.js"
 import type { LocalTime, Market, MarketData, RouteProfile, Trip } from "../ports/MarketData.js"
 import type { QuoteRequest, ServiceLevel } from "../Quote.js"
@@ -129,15 +129,19 @@ export const arbitraryAccount = (options: AccountOptions = {}): fc.Arbitrary<Acc
   const ids = options.behaviors ?? builtInBehaviors.map((b) => b.id)
   return fc
     .record({
-      account: Arbitrary.make(AccountSchema),
+      id: fc.uuid({ version: 4 }),
+      name: fc.constantFrom("Acme Rides", "Northwind Travel", "Globex Mobility", "Initech Shuttle"),
       status: options.status !== undefined ? fc.constant(options.status) : Arbitrary.make(AccountStatus),
+      tokenTtlSeconds: fc.integer({ min: MIN_TOKEN_TTL_SECONDS, max: MAX_TOKEN_TTL_SECONDS }),
       defaultBehavior: fc.constantFrom(...ids),
-      enabledBehaviors: fc.subarray([...ids])
+      enabledBehaviors: fc.subarray([...ids]),
+      createdAtMs: fc.integer({ min: 0, max: 4_102_444_800_000 })
     })
-    .map(({ account, defaultBehavior, enabledBehaviors, status }) => ({
-      ...account,
-      status,
-      pricing: { defaultBehavior, enabledBehaviors }
+    .map(({ createdAtMs, defaultBehavior, enabledBehaviors, id, ...rest }): Account => ({
+      ...rest,
+      id: id as AccountId,
+      pricing: { defaultBehavior, enabledBehaviors },
+      createdAt: DateTime.unsafeMake(createdAtMs)
     }))
 }
 
@@ -161,9 +165,11 @@ export const arbitraryTrip: fc.Arbitrary<Trip> = fc.record({
   localTime: arbitraryLocalTime
 })
 
+/** A number in [min, max] in steps of (max − min) / 10⁴: integers are much cheaper to draw than doubles. */
+const grid = (min: number, max: number): fc.Arbitrary<number> =>
+  fc.integer({ min: 0, max: 10_000 }).map((i) => min + ((max - min) * i) / 10_000)
 const money = (max: number) => fc.double({ min: 0, max, noNaN: true })
-const hours = (min: number, max: number) =>
-  fc.array(fc.double({ min, max, noNaN: true }), { minLength: 24, maxLength: 24 })
+const hours = (min: number, max: number) => fc.array(grid(min, max), { minLength: 24, maxLength: 24 })
 
 export const arbitraryTariff: fc.Arbitrary<Tariff> = fc.record({
   baseFare: money(10),
@@ -179,15 +185,15 @@ export const arbitraryDemandProfile: fc.Arbitrary<DemandProfile> = fc.record({
   weekday: arbitraryHourlyDemand,
   weekend: arbitraryHourlyDemand,
   scheduled: fc.record({
-    surgeShare: fc.double({ min: 0, max: 1, noNaN: true }),
-    premium: fc.double({ min: 0.8, max: 1.25, noNaN: true }),
-    spreadScale: fc.double({ min: 0, max: 1.5, noNaN: true })
+    surgeShare: grid(0, 1),
+    premium: grid(0.8, 1.25),
+    spreadScale: grid(0, 1.5)
   }),
-  resolvedRouteSigma: fc.double({ min: 0, max: 0.3, noNaN: true })
+  resolvedRouteSigma: grid(0, 0.3)
 })
 
 export const arbitraryRouteProfile: fc.Arbitrary<RouteProfile> = fc.record({
-  detourFactor: fc.double({ min: 1, max: 2, noNaN: true }),
+  detourFactor: grid(1, 2),
   speedKmhByHour: hours(5, 80)
 })
 
@@ -209,7 +215,7 @@ const arbitraryOffers: fc.Arbitrary<ReadonlyArray<TariffOffer>> = fc
                   provider: fc.constant(provider),
                   serviceLevel: fc.constant(serviceLevel),
                   tariff: arbitraryTariff,
-                  spreadScale: fc.double({ min: 0, max: 2, noNaN: true })
+                  spreadScale: grid(0, 2)
                 })
               )
             )

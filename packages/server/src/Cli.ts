@@ -1,7 +1,7 @@
 /**
  * The `ridequote` program: one command tree for the service and the operator.
  *
- *   ridequote serve | migrate | accounts … | tokens revoke | market fit|evaluate | backtest
+ *   ridequote serve | migrate | accounts … | tokens revoke | keys rotate | market fit|evaluate | backtest
  *
  * Errors: usage mistakes are reported by @effect/cli itself; every other failure is printed
  * here once, as `ridequote: <message>` on stderr, and the process exits 1. Messages come from
@@ -35,6 +35,7 @@ import {
   validateRefreshInterval
 } from "./Settings.js"
 import { migrateDatabase, requireBuiltAdapter } from "./Storage.js"
+import { keysCommand } from "./KeysCommand.js"
 import { tokensCommand } from "./TokensCommand.js"
 
 export const VERSION = "0.1.0"
@@ -93,6 +94,7 @@ export const ridequoteCommand = Command.make("ridequote").pipe(
     migrateCommand,
     accountsCommand,
     tokensCommand,
+    keysCommand,
     marketCommand,
     backtestCommand
   ])

@@ -4,6 +4,7 @@
  */
 export { describeFailure, ridequoteCommand, runRidequote, VERSION } from "./Cli.js"
 export { accountsCommand } from "./AccountsCommand.js"
+export { keysCommand } from "./KeysCommand.js"
 export { tokensCommand } from "./TokensCommand.js"
 export { OperatorLive, withOperator } from "./Operator.js"
 export { LogLevelLive, OperatorLogsLive, ServiceLogsLive } from "./Logging.js"

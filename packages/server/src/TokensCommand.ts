@@ -57,7 +57,16 @@ const revoke = Command.make(
         Effect.gen(function*() {
           // An unknown account is an error, not "0 revoked": the operator mistyped something.
           yield* (yield* Accounts).get(accountId)
-          const result = yield* (yield* Tokens).revoke(accountId, target)
+          const result = yield* (yield* Tokens).revoke(accountId, target).pipe(
+            // Core's message is written for API callers; the operator wants the ids back.
+            Effect.catchTag("TokenNotFound", () =>
+              Effect.fail(
+                new TokenNotFound({
+                  message: `no token ${target._tag === "Token" ? target.jti : ""} for account ${accountId}`
+                })
+              )
+            )
+          )
           if (json) return yield* printJson({ accountId, revoked: result.revoked })
           yield* Console.log(
             `Revoked ${result.revoked} token(s) of account ${accountId}` +

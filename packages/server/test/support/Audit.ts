@@ -2,7 +2,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { AccountId, type AuditCursor, AuditLog } from "@ridequote/core"
+import { AccountId, type AuditCursor, AuditLog, type AuditPage } from "@ridequote/core"
 import { StorageLive } from "../../src/Storage.js"
 
 /** Every requestId audited for the account (all pages). */
@@ -13,7 +13,7 @@ export const auditedRequestIds = (database: string, accountId: string): Promise<
     const ids = new Set<string>()
     let after: AuditCursor | undefined = undefined
     for (;;) {
-      const page = yield* log.page({ accountId: id, limit: 500, after })
+      const page: AuditPage = yield* log.page({ accountId: id, limit: 500, after })
       for (const entry of page.entries) ids.add(entry.requestId)
       if (page.next === undefined) return ids
       after = page.next

@@ -1,0 +1,57 @@
+/** Which pickups a market serves: a bounding box or a polygon (ray casting), in degrees. */
+import type { Coordinates } from "@ridequote/core"
+import type { Area } from "./ModelFile.js"
+
+export const contains = (area: Area, p: Coordinates): boolean => {
+  if (area.kind === "bbox") {
+    return p.latitude >= area.south && p.latitude <= area.north && p.longitude >= area.west && p.longitude <= area.east
+  }
+  // Even–odd rule; a point exactly on an edge may fall either way, which is fine for markets.
+  let inside = false
+  const ring = area.ring
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi, yi] = ring[i] ?? [0, 0]
+    const [xj, yj] = ring[j] ?? [0, 0]
+    if (yi > p.latitude !== yj > p.latitude && p.longitude < ((xj - xi) * (p.latitude - yi)) / (yj - yi) + xi) {
+      inside = !inside
+    }
+  }
+  return inside
+}
+
+/** Area in square degrees, used only to order overlapping markets (the smaller one wins). */
+export const extent = (area: Area): number => {
+  if (area.kind === "bbox") return (area.north - area.south) * (area.east - area.west)
+  let twice = 0
+  const ring = area.ring
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi, yi] = ring[i] ?? [0, 0]
+    const [xj, yj] = ring[j] ?? [0, 0]
+    twice += xj * yi - xi * yj
+  }
+  return Math.abs(twice) / 2
+}
+
+const KM_PER_DEGREE_LAT = 111.32
+
+/** The box around points, widened by `marginKm` on every side. */
+export const boundingBox = (points: ReadonlyArray<Coordinates>, marginKm: number): Area => {
+  let south = 90, north = -90, west = 180, east = -180
+  for (const p of points) {
+    south = Math.min(south, p.latitude)
+    north = Math.max(north, p.latitude)
+    west = Math.min(west, p.longitude)
+    east = Math.max(east, p.longitude)
+  }
+  const dLat = marginKm / KM_PER_DEGREE_LAT
+  const midLat = ((south + north) / 2) * (Math.PI / 180)
+  const dLon = marginKm / (KM_PER_DEGREE_LAT * Math.max(0.05, Math.cos(midLat)))
+  const round = (x: number) => Math.round(x * 1e4) / 1e4
+  return {
+    kind: "bbox",
+    south: round(Math.max(-90, south - dLat)),
+    north: round(Math.min(90, north + dLat)),
+    west: round(Math.max(-180, west - dLon)),
+    east: round(Math.min(180, east + dLon))
+  }
+}

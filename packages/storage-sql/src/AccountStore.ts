@@ -1,0 +1,139 @@
+/** AccountStore over SQL: accounts with their API key and secret hash in one row. */
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { AccountId, ApiKey, SecretHash, StoredCredentials } from "@ridequote/core"
+import { Account, AccountNotFound, AccountStore, ApiKey as ApiKeySchema } from "@ridequote/core"
+import { Clock, Effect, Layer, Option, Schema } from "effect"
+import { DbInt, isoFromMillis, millisOf } from "./Columns.js"
+import { dialect } from "./Dialect.js"
+import { appendChanges } from "./FeedRows.js"
+import { orUnavailable } from "./Unavailable.js"
+
+const AccountRow = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  status: Schema.String,
+  token_ttl_seconds: DbInt,
+  pricing: Schema.parseJson(),
+  created_at_ms: DbInt
+})
+
+/** Row → core's `Account`, validated by core's schema (a row that does not decode is a storage failure). */
+const AccountFromRow = Schema.transform(AccountRow, Schema.encodedSchema(Account), {
+  strict: false,
+  decode: (row) => ({
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    tokenTtlSeconds: row.token_ttl_seconds,
+    pricing: row.pricing,
+    createdAt: isoFromMillis(row.created_at_ms)
+  }),
+  encode: (account) => ({
+    id: account.id,
+    name: account.name,
+    status: account.status,
+    token_ttl_seconds: account.tokenTtlSeconds,
+    pricing: account.pricing,
+    created_at_ms: Date.parse(account.createdAt)
+  })
+}).pipe(Schema.compose(Account))
+
+const decodeAccount = Schema.decodeUnknown(AccountFromRow)
+const decodeAccounts = Schema.decodeUnknown(Schema.Array(AccountFromRow))
+const encodeAccount = Schema.encode(Account)
+
+const CredentialsRow = Schema.Struct({ secret_hash: Schema.String })
+const ApiKeyRow = Schema.Struct({ api_key: ApiKeySchema })
+
+/** The columns an account's settings occupy (everything but its identity and credentials). */
+const settingsColumns = (account: Account) =>
+  Effect.map(encodeAccount(account), (encoded) => ({
+    name: encoded.name,
+    status: encoded.status,
+    token_ttl_seconds: encoded.tokenTtlSeconds,
+    pricing: JSON.stringify(encoded.pricing)
+  }))
+
+export const makeAccountStore = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const d = yield* dialect
+
+  const notFound = (id: AccountId) => new AccountNotFound({ message: `no account ${id}` })
+
+  const insert = (account: Account, credentials: StoredCredentials) =>
+    Effect.gen(function*() {
+      const settings = yield* settingsColumns(account)
+      yield* sql`INSERT INTO accounts ${
+        sql.insert({
+          id: account.id,
+          ...settings,
+          created_at_ms: millisOf(account.createdAt),
+          api_key: credentials.apiKey,
+          secret_hash: credentials.secretHash
+        })
+      }`
+    }).pipe(orUnavailable("account insert"))
+
+  const findById = (id: AccountId) =>
+    sql`SELECT * FROM accounts WHERE id = ${id}`.pipe(
+      Effect.flatMap((rows) => rows.length === 0 ? Effect.succeedNone : Effect.asSome(decodeAccount(rows[0]))),
+      orUnavailable("account lookup")
+    )
+
+  const findByApiKey = (apiKey: ApiKey) =>
+    sql`SELECT * FROM accounts WHERE api_key = ${apiKey}`.pipe(
+      Effect.flatMap((rows) => {
+        const row = rows[0]
+        if (row === undefined) return Effect.succeedNone
+        return Effect.all({ account: decodeAccount(row), credentials: Schema.decodeUnknown(CredentialsRow)(row) }).pipe(
+          Effect.map(({ account, credentials }) =>
+            Option.some({ account, secretHash: credentials.secret_hash as SecretHash })
+          )
+        )
+      }),
+      orUnavailable("account lookup by API key")
+    )
+
+  const findApiKey = (id: AccountId) =>
+    sql`SELECT api_key FROM accounts WHERE id = ${id}`.pipe(
+      Effect.flatMap((rows) =>
+        rows.length === 0
+          ? Effect.succeedNone
+          : Effect.map(Schema.decodeUnknown(ApiKeyRow)(rows[0]), (row) => Option.some(row.api_key))
+      ),
+      orUnavailable("API key lookup")
+    )
+
+  const list = sql`SELECT * FROM accounts ORDER BY created_at_ms, id`.pipe(
+    Effect.flatMap(decodeAccounts),
+    orUnavailable("account list")
+  )
+
+  const update = (id: AccountId, change: (account: Account) => Account) =>
+    Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      // The feed row goes first: a write as the first statement makes SQLite wait for the write
+      // lock (busy_timeout); a transaction that read first could not upgrade and would fail.
+      yield* appendChanges(sql, d, [{ kind: "AccountChanged", account_id: id, jti: null, expires_at_ms: null, at_ms: now }])
+      const rows = yield* sql`SELECT * FROM accounts WHERE id = ${id}`
+      if (rows.length === 0) return yield* notFound(id)
+      const changed = change(yield* decodeAccount(rows[0]))
+      const settings = yield* settingsColumns(changed)
+      yield* sql`UPDATE accounts SET ${sql.update(settings)} WHERE id = ${id}`
+      return changed.id === id ? changed : { ...changed, id }
+    }).pipe(sql.withTransaction, orUnavailable("account update"))
+
+  const replaceCredentials = (id: AccountId, credentials: StoredCredentials) =>
+    sql`UPDATE accounts SET api_key = ${credentials.apiKey}, secret_hash = ${credentials.secretHash}
+        WHERE id = ${id} RETURNING id`.pipe(
+      Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(notFound(id)) : Effect.void),
+      orUnavailable("credential replacement")
+    )
+
+  return AccountStore.of({ insert, findById, findByApiKey, findApiKey, list, update, replaceCredentials })
+})
+
+export const SqlAccountStoreLive: Layer.Layer<AccountStore, never, SqlClient.SqlClient> = Layer.effect(
+  AccountStore,
+  makeAccountStore
+)

@@ -1,0 +1,106 @@
+/**
+ * The schema, as versioned migrations for @effect/sql's Migrator. `migrate` is idempotent and
+ * runs on every `serve` start; several processes may run it at once (the dialect's lock
+ * serialises them, and the later ones find nothing to do).
+ *
+ * Times are epoch milliseconds in 64-bit integers: they sort and compare as numbers in both
+ * dialects, which the keyset pages and expiry checks rely on.
+ */
+import * as Migrator from "@effect/sql/Migrator"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { StorageUnavailable } from "@ridequote/core"
+import { StorageUnavailable as Unavailable } from "@ridequote/core"
+import { Clock, Effect, Option } from "effect"
+import { dialect } from "./Dialect.js"
+import { newSigningKeyRow } from "./SigningKeyRow.js"
+import { orUnavailable } from "./Unavailable.js"
+
+const createSchema = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const d = yield* dialect
+  yield* sql`CREATE TABLE accounts (
+    id TEXT PRIMARY KEY NOT NULL,
+    name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    token_ttl_seconds INTEGER NOT NULL,
+    pricing TEXT NOT NULL,
+    created_at_ms BIGINT NOT NULL,
+    api_key TEXT NOT NULL UNIQUE,
+    secret_hash TEXT NOT NULL
+  )`
+  yield* sql`CREATE INDEX accounts_created ON accounts (created_at_ms, id)`
+
+  yield* sql`CREATE TABLE tokens (
+    jti TEXT PRIMARY KEY NOT NULL,
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    issued_at_ms BIGINT NOT NULL,
+    expires_at_ms BIGINT NOT NULL,
+    revoked_at_ms BIGINT
+  )`
+  // revoke-all: the account's tokens still in force.
+  yield* sql`CREATE INDEX tokens_account_live ON tokens (account_id, expires_at_ms) WHERE revoked_at_ms IS NULL`
+  // AccessFeed.start: revocations not yet expired.
+  yield* sql`CREATE INDEX tokens_revoked ON tokens (expires_at_ms) WHERE revoked_at_ms IS NOT NULL`
+  // Retention: tokens long expired.
+  yield* sql`CREATE INDEX tokens_expiry ON tokens (expires_at_ms)`
+
+  yield* sql`CREATE TABLE access_changes (
+    seq ${sql.literal(d.sequencePrimaryKey)},
+    kind TEXT NOT NULL,
+    account_id TEXT NOT NULL,
+    jti TEXT,
+    expires_at_ms BIGINT,
+    at_ms BIGINT NOT NULL
+  )`
+  yield* sql`CREATE INDEX access_changes_at ON access_changes (at_ms)`
+
+  yield* sql`CREATE TABLE audit (
+    request_id ${sql.literal(d.orderedText)} PRIMARY KEY NOT NULL,
+    account_id TEXT NOT NULL,
+    received_at_ms BIGINT NOT NULL,
+    entry TEXT NOT NULL
+  )`
+  // Keyset pages: account first (tenant isolation), then the page order.
+  yield* sql`CREATE INDEX audit_account_time ON audit (account_id, received_at_ms DESC, request_id DESC)`
+
+  yield* sql`CREATE TABLE signing_keys (
+    kid TEXT PRIMARY KEY NOT NULL,
+    secret TEXT NOT NULL,
+    created_at_ms BIGINT NOT NULL,
+    retired_at_ms BIGINT
+  )`
+})
+
+/** A fresh database gets its first signing key, so every process sharing it signs alike. */
+const firstSigningKey = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const now = yield* Clock.currentTimeMillis
+  yield* sql`INSERT INTO signing_keys ${sql.insert({ ...newSigningKeyRow(), created_at_ms: now })}`
+})
+
+/** The Migrator's loader: id and name come from each key, in id order. */
+export const migrations: Migrator.Loader = Migrator.fromRecord({
+  "1_create_schema": createSchema,
+  "2_first_signing_key": firstSigningKey
+})
+
+const runMigrations = Migrator.make({})
+
+const migrationFailed = (error: Migrator.MigrationError): StorageUnavailable =>
+  new Unavailable({ message: `migration failed: ${error.message}` })
+
+/** Brings the schema up to date; safe to run on every start and from several processes at once. */
+export const migrate: Effect.Effect<void, StorageUnavailable, SqlClient.SqlClient> = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const d = yield* dialect
+  yield* d.prepareMigrationLock
+  // The Migrator's own transaction nests as a savepoint inside ours, behind the lock.
+  yield* sql.withTransaction(Effect.zipRight(d.migrationLock, runMigrations({ loader: migrations })))
+}).pipe(
+  Effect.catchTag("MigrationError", (e) => Effect.fail(migrationFailed(e))),
+  // The Migrator raises a failing migration as a defect carrying a MigrationError.
+  Effect.catchSomeDefect((defect) =>
+    defect instanceof Migrator.MigrationError ? Option.some(Effect.fail(migrationFailed(defect))) : Option.none()
+  ),
+  orUnavailable("migrate")
+)

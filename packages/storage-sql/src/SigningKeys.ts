@@ -1,0 +1,159 @@
+/**
+ * SigningKeys over SQL. Two sources:
+ *
+ * - `RIDEQUOTE_JWT_SECRET` given: one fixed key, its kid a hash of the secret (the secret
+ *   itself never leaves memory). Its bytes are used as the HMAC key unchanged, so standard JWT
+ *   tools given the same secret verify our tokens. Rotation means changing the variable.
+ * - otherwise the `signing_keys` table, shared by every process on the database. The ring is
+ *   served from memory (it sits on every issue and verify); it reloads after `rotate`, when a
+ *   token names a kid it does not hold (another process rotated; at most once a second), and
+ *   every minute so that all processes soon sign with the newest key.
+ *
+ * A retired key keeps verifying for the maximum token lifetime after its retirement, so no
+ * token it signed is cut short.
+ */
+import { createHash } from "node:crypto"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SigningKey, SigningKeyRing } from "@ridequote/core"
+import { KeyId, MAX_TOKEN_TTL_SECONDS, SigningKeys, StorageUnavailable } from "@ridequote/core"
+import { Clock, Duration, Effect, Layer, Option, Redacted, Schema, SynchronizedRef } from "effect"
+import type { Scope } from "effect"
+import { DbInt } from "./Columns.js"
+import { newSigningKeyRow, SIGNING_KEY_BYTES } from "./SigningKeyRow.js"
+import { orUnavailable } from "./Unavailable.js"
+
+/** How long a retired key still verifies: the longest a token it signed can live. */
+export const RETIRED_KEY_GRACE_MS = MAX_TOKEN_TTL_SECONDS * 1000
+/** Unknown kids trigger at most one reload per this interval (a flood of forged kids costs one query a second). */
+export const UNKNOWN_KID_RELOAD_INTERVAL = Duration.seconds(1)
+export const PERIODIC_RELOAD_INTERVAL = Duration.minutes(1)
+
+const ringOf = (current: SigningKey, verifying: ReadonlyArray<SigningKey>): SigningKeyRing => ({
+  current,
+  verifying: new Map(verifying.map((key) => [key.kid, key]))
+})
+
+// ---- fixed key from the environment -------------------------------------------------------
+
+const fixedKey = (secret: Redacted.Redacted<string>): Effect.Effect<SigningKey, StorageUnavailable> =>
+  Effect.gen(function*() {
+    const bytes = Buffer.from(Redacted.value(secret), "utf8")
+    if (bytes.length < SIGNING_KEY_BYTES) {
+      return yield* new StorageUnavailable({
+        message: `RIDEQUOTE_JWT_SECRET must be at least ${SIGNING_KEY_BYTES} bytes (HS256 needs 256 bits)`
+      })
+    }
+    const digest = createHash("sha256").update("ridequote signing key id\0").update(bytes).digest("base64url")
+    return { kid: KeyId.make(`env-${digest.slice(0, 22)}`), secret: Redacted.make(new Uint8Array(bytes)) }
+  })
+
+export const makeFixedSigningKeys = (secret: Redacted.Redacted<string>) =>
+  Effect.map(fixedKey(secret), (key) => {
+    const ring = ringOf(key, [key])
+    return SigningKeys.of({
+      ring: Effect.succeed(ring),
+      verifyingKey: (kid) => Effect.succeed(Option.fromNullable(ring.verifying.get(kid))),
+      rotate: Effect.fail(
+        new StorageUnavailable({
+          message: "the signing key comes from RIDEQUOTE_JWT_SECRET: rotate by changing that variable"
+        })
+      )
+    })
+  })
+
+// ---- keys in the database -------------------------------------------------------------------
+
+const KeyRow = Schema.Struct({
+  kid: KeyId,
+  secret: Schema.String,
+  created_at_ms: DbInt,
+  retired_at_ms: Schema.NullOr(DbInt)
+})
+const decodeKeys = Schema.decodeUnknown(Schema.Array(KeyRow))
+
+const toKey = (row: typeof KeyRow.Type): SigningKey => ({
+  kid: row.kid,
+  secret: Redacted.make(new Uint8Array(Buffer.from(row.secret, "base64url")))
+})
+
+export const makeStoredSigningKeys: Effect.Effect<
+  SigningKeys,
+  StorageUnavailable,
+  SqlClient.SqlClient | Scope.Scope
+> = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  const insertKey = (nowMs: number) =>
+    Effect.gen(function*() {
+      const row = newSigningKeyRow()
+      yield* sql`INSERT INTO signing_keys ${sql.insert({ ...row, created_at_ms: nowMs })}`
+    })
+
+  /** Reads the ring; a database without a current key (never migrated its first one) gets one. */
+  const load = Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    const read = sql`SELECT kid, secret, created_at_ms, retired_at_ms FROM signing_keys
+      WHERE retired_at_ms IS NULL OR retired_at_ms > ${now - RETIRED_KEY_GRACE_MS}
+      ORDER BY created_at_ms DESC, kid DESC`.pipe(Effect.flatMap(decodeKeys))
+    let rows = yield* read
+    if (!rows.some((row) => row.retired_at_ms === null)) {
+      yield* insertKey(now)
+      rows = yield* read
+    }
+    const current = rows.find((row) => row.retired_at_ms === null)
+    if (current === undefined) {
+      return yield* new StorageUnavailable({ message: "no current signing key could be stored" })
+    }
+    return { ring: ringOf(toKey(current), rows.map(toKey)), loadedAtMs: now }
+  }).pipe(orUnavailable("signing key load"))
+
+  const state = yield* SynchronizedRef.make(yield* load)
+  const reload = SynchronizedRef.updateEffect(state, () => load)
+
+  const verifyingKey = (kid: string) =>
+    Effect.gen(function*() {
+      const known = (yield* SynchronizedRef.get(state)).ring.verifying.get(kid)
+      if (known !== undefined) return Option.some(known)
+      const now = yield* Clock.currentTimeMillis
+      const reloaded = yield* SynchronizedRef.updateAndGetEffect(state, (s) =>
+        s.ring.verifying.has(kid) || now - s.loadedAtMs < Duration.toMillis(UNKNOWN_KID_RELOAD_INTERVAL)
+          ? Effect.succeed(s)
+          : load)
+      return Option.fromNullable(reloaded.ring.verifying.get(kid))
+    })
+
+  /** Retires the current key and makes a new one, in one transaction (it opens with a write). */
+  const rotate = Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    yield* sql`UPDATE signing_keys SET retired_at_ms = ${now} WHERE retired_at_ms IS NULL`
+    yield* insertKey(now)
+  }).pipe(
+    sql.withTransaction,
+    orUnavailable("signing key rotation"),
+    Effect.zipRight(reload),
+    Effect.zipRight(SynchronizedRef.get(state)),
+    Effect.map((s) => s.ring.current)
+  )
+
+  // Other processes may rotate: pick up their newest key to sign with.
+  yield* Effect.forkScoped(
+    Effect.sleep(PERIODIC_RELOAD_INTERVAL).pipe(
+      Effect.zipRight(reload),
+      Effect.catchAll((error) => Effect.logWarning("signing key reload failed; keeping the keys in memory", error)),
+      Effect.forever
+    )
+  )
+
+  return SigningKeys.of({
+    ring: Effect.map(SynchronizedRef.get(state), (s) => s.ring),
+    verifyingKey,
+    rotate
+  })
+})
+
+export const SqlSigningKeysLive = (
+  jwtSecret?: Redacted.Redacted<string> | undefined
+): Layer.Layer<SigningKeys, StorageUnavailable, SqlClient.SqlClient> =>
+  jwtSecret === undefined
+    ? Layer.scoped(SigningKeys, makeStoredSigningKeys)
+    : Layer.effect(SigningKeys, makeFixedSigningKeys(jwtSecret))

@@ -1,0 +1,81 @@
+/**
+ * TokenStore over SQL. Revocations write the token row and its feed row in one transaction,
+ * each transaction opening with a write (see `AccountStore.update` for why).
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { AccountId, Jti, RevokeOutcome, TokenRecord } from "@ridequote/core"
+import { Jti as JtiSchema, TokenStore } from "@ridequote/core"
+import { Effect, Layer, Schema } from "effect"
+import { DbInt } from "./Columns.js"
+import { dialect } from "./Dialect.js"
+import { appendChanges } from "./FeedRows.js"
+import { orUnavailable } from "./Unavailable.js"
+
+const RevokedRow = Schema.Struct({ jti: JtiSchema, expires_at_ms: DbInt })
+const decodeRevoked = Schema.decodeUnknown(Schema.Array(RevokedRow))
+
+export const makeTokenStore = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const d = yield* dialect
+
+  const record = (token: TokenRecord) =>
+    sql`INSERT INTO tokens ${
+      sql.insert({
+        jti: token.jti,
+        account_id: token.accountId,
+        issued_at_ms: token.issuedAtMs,
+        expires_at_ms: token.expiresAtMs
+      })
+    }`.pipe(Effect.asVoid, orUnavailable("token record"))
+
+  /**
+   * A token already past its expiry is not "newly revoked": it no longer verifies anyway, so
+   * revoking it changes nothing and counts 0, like revoke-all, which skips expired tokens.
+   */
+  const revoke = (accountId: AccountId, jti: Jti, atMs: number) =>
+    Effect.gen(function*() {
+      const revoked = yield* sql`UPDATE tokens SET revoked_at_ms = ${atMs}
+        WHERE jti = ${jti} AND account_id = ${accountId} AND revoked_at_ms IS NULL AND expires_at_ms > ${atMs}
+        RETURNING jti, expires_at_ms`.pipe(Effect.flatMap(decodeRevoked))
+      const token = revoked[0]
+      if (token !== undefined) {
+        yield* appendChanges(sql, d, [
+          { kind: "TokenRevoked", account_id: accountId, jti: token.jti, expires_at_ms: token.expires_at_ms, at_ms: atMs }
+        ])
+        return "revoked" satisfies RevokeOutcome
+      }
+      // Another account's jti reads exactly like a missing one (tenant isolation).
+      const known = yield* sql`SELECT 1 AS known FROM tokens WHERE jti = ${jti} AND account_id = ${accountId}`
+      return (known.length > 0 ? "already-revoked" : "not-found") satisfies RevokeOutcome
+    }).pipe(sql.withTransaction, orUnavailable("token revoke"))
+
+  /**
+   * "Every token recorded before this call" is decided by the transaction, not by clocks: a
+   * token recorded after the UPDATE commits is simply not in it, even within the same millisecond.
+   */
+  const revokeAll = (accountId: AccountId, atMs: number) =>
+    Effect.gen(function*() {
+      const revoked = yield* sql`UPDATE tokens SET revoked_at_ms = ${atMs}
+        WHERE account_id = ${accountId} AND revoked_at_ms IS NULL AND expires_at_ms > ${atMs}
+        RETURNING jti, expires_at_ms`.pipe(Effect.flatMap(decodeRevoked))
+      yield* appendChanges(
+        sql,
+        d,
+        revoked.map((token) => ({
+          kind: "TokenRevoked" as const,
+          account_id: accountId,
+          jti: token.jti,
+          expires_at_ms: token.expires_at_ms,
+          at_ms: atMs
+        }))
+      )
+      return revoked.map((token) => ({ jti: token.jti, expiresAtMs: token.expires_at_ms }))
+    }).pipe(sql.withTransaction, orUnavailable("token revoke-all"))
+
+  return TokenStore.of({ record, revoke, revokeAll })
+})
+
+export const SqlTokenStoreLive: Layer.Layer<TokenStore, never, SqlClient.SqlClient> = Layer.effect(
+  TokenStore,
+  makeTokenStore
+)

@@ -1,5 +1,5 @@
 /** Port: HS256 signing keys, shared by every instance on one storage, with rotation. */
-import type { Effect, Redacted } from "effect"
+import type { Effect, Option, Redacted } from "effect"
 import { Context } from "effect"
 import type { StorageUnavailable } from "../Errors.js"
 import type { KeyId } from "../Ids.js"
@@ -20,6 +20,12 @@ export interface SigningKeyRing {
 export interface SigningKeys {
   /** Called on every issue and verify: adapters must answer from memory. */
   readonly ring: Effect.Effect<SigningKeyRing, StorageUnavailable>
+  /**
+   * The verifying key named `kid`. Answers from memory; when the kid is unknown (another
+   * process sharing the storage may have rotated) a stored-key adapter reloads first, at most
+   * once per second. Optional: a ring that never changes can leave it out (use `ring`).
+   */
+  readonly verifyingKey?: (kid: string) => Effect.Effect<Option.Option<SigningKey>, StorageUnavailable>
   /** Makes a new current key; the previous one keeps verifying until its tokens can have expired. */
   readonly rotate: Effect.Effect<SigningKey, StorageUnavailable>
 }

@@ -10,5 +10,7 @@ import { runRidequote } from "./Cli.js"
 
 runRidequote(process.argv).pipe(
   Effect.provide(NodeContext.layer),
-  NodeRuntime.runMain({ disableErrorReporting: true })
+  // The program installs its own loggers (JSON on stdout for serve, logfmt on stderr for the
+  // rest); the runtime's pretty logger would add a second copy on stdout.
+  NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true })
 )

@@ -27,7 +27,7 @@ const records = [
   record(ALICE, 6, 5000)
 ]
 
-const withRecords = <A, E>(body: (log: AuditLog) => Effect.Effect<A, E>) =>
+const withRecords = <A, E, R extends AuditLog | InMemoryAudit>(body: (log: AuditLog) => Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     const log = yield* AuditLog
     for (const r of records) yield* log.append(r)

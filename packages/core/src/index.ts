@@ -27,3 +27,4 @@ export * from "./ports/TokenStore.js"
 
 export * from "./auth/index.js"
 export * from "./pricing/index.js"
+export * from "./Engine.js"

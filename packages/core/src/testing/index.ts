@@ -5,3 +5,4 @@
 export * from "./auth.js"
 export * from "./pricing.js"
 export * from "./arbitraries.js"
+export * from "./engine.js"

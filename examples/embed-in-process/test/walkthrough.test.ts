@@ -1,0 +1,17 @@
+import { makeInMemoryEngineLive } from "@ridequote/core/testing"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { walkthrough } from "../src/program.js"
+
+describe("example: embed in process", () => {
+  it.effect("creates an account, issues and verifies a token, quotes, and finds the quote in the audit", () =>
+    Effect.gen(function*() {
+      const { audit, quote, token } = yield* walkthrough
+      expect(token.ttlSeconds).toBe(86_400)
+      expect(quote.mode).toBe("Realtime")
+      expect(quote.recommendations["Standard"]?.map((r) => r.label)).toEqual(["saver", "balanced", "priority"])
+      expect(Object.keys(quote.marketPrices).length).toBeGreaterThan(0)
+      expect(audit.map((e) => e.requestId)).toEqual([quote.requestId])
+      expect(audit[0]?.decision.outcome).toBe("quoted")
+    }).pipe(Effect.provide(makeInMemoryEngineLive())))
+})

@@ -1,9 +1,9 @@
 /**
  * `ridequote serve`: the HTTP service, composed from the adapters.
  *
- *   NodeHttpServer ─┐
- *                   ├─ HttpHostLive (API, health, metrics, OpenAPI, docs)
- *   EngineLive ─────┘     └─ needs storage ports + MarketData + RouteResolver
+ *   GracefulHttpServer ─┐
+ *                       ├─ HttpHostLive (API, health, metrics, OpenAPI, docs)
+ *   EngineLive ─────────┘     └─ needs storage ports + MarketData + RouteResolver + Randomness
  *     ├─ markets (fitted models and/or the sample market) + offline route estimator
  *     └─ storage (SQLite file; migrated when built)
  *
@@ -18,8 +18,8 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { EngineLive, OfflineRouteResolverLive } from "@ridequote/core"
-import { HttpHostLive } from "@ridequote/http"
+import { makeEngineLive, OfflineRouteResolverLive, RandomnessLive } from "@ridequote/core"
+import { HttpHostLive, rateLimitPerSecond } from "@ridequote/http"
 import { MarketsLive } from "@ridequote/markets"
 import { GracefulHttpServerLive } from "./GracefulHttpServer.js"
 import type { ServeSettings } from "./Settings.js"
@@ -35,11 +35,11 @@ const MarketDataLive = (settings: ServeSettings) =>
 
 export const ServeLive = (settings: ServeSettings) => {
   // provideMerge: the HTTP host needs the storage ports (audit paging, health) as well.
-  const core = EngineLive({ refreshInterval: settings.refreshInterval }).pipe(
-    Layer.provideMerge(Layer.mergeAll(MarketDataLive(settings), OfflineRouteResolverLive)),
+  const core = makeEngineLive({ refreshInterval: settings.refreshInterval }).pipe(
+    Layer.provideMerge(Layer.mergeAll(MarketDataLive(settings), OfflineRouteResolverLive, RandomnessLive)),
     Layer.provideMerge(StorageLive(settings.database, settings.jwtSecret))
   )
-  return HttpHostLive({ rateLimit: { requestsPerSecond: settings.rateLimit } }).pipe(
+  return HttpHostLive({ rateLimit: rateLimitPerSecond(settings.rateLimit) }).pipe(
     Layer.provideMerge(GracefulHttpServerLive({ port: settings.port, host: settings.host })),
     Layer.provide(core),
     // Logged once the API is attached to the listening socket: from this line on, requests

@@ -1,13 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, DateTime, Effect, Exit, FastCheck, Redacted, Schema, TestClock } from "effect"
+import { Cause, DateTime, Effect, Exit, FastCheck, Layer, Redacted, Schema, TestClock } from "effect"
 import { Accounts } from "../../src/auth/Accounts.js"
+import { Credentials, makeCredentials } from "../../src/auth/Credentials.js"
 import { signJwt } from "../../src/auth/Jwt.js"
 import { Tokens } from "../../src/auth/Tokens.js"
 import { AccountId, Jti } from "../../src/Ids.js"
+import type { SecretHash } from "../../src/ports/AccountStore.js"
 import { SigningKeys } from "../../src/ports/SigningKeys.js"
-import { InMemoryStorageControl } from "../../src/testing/auth.js"
+import { Randomness, seededRandomness } from "../../src/Randomness.js"
+import { InMemoryStorageControl, makeInMemoryStorage } from "../../src/testing/auth.js"
 import { IssuedToken } from "../../src/Token.js"
-import { accountWithToken, createAccount, segment, T0, withEngine, wrongSecret } from "./fixtures.js"
+import { accountWithToken, createAccount, instance, segment, T0, withEngine, wrongSecret } from "./fixtures.js"
 
 const errorOf = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.flip(effect)
 
@@ -52,6 +55,34 @@ describe("token issue", () => {
         expect(e.message).toBe(wrong.message)
       }
     })))
+
+  it.effect("token issue: an unknown key still costs one secret comparison, like a wrong secret", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const randomness = seededRandomness(9)
+      const storage = yield* Effect.provideService(makeInMemoryStorage, Randomness, randomness)
+      const compared: Array<string> = []
+      const counting = Layer.effect(
+        Credentials,
+        Effect.map(makeCredentials, (real) => ({
+          ...real,
+          verify: (secret: Redacted.Redacted<string>, stored: SecretHash) => {
+            compared.push(stored)
+            return real.verify(secret, stored)
+          }
+        }))
+      )
+      yield* Effect.gen(function*() {
+        const created = yield* createAccount()
+        const tokens = yield* Tokens
+        yield* Effect.flip(tokens.issue(created.apiKey, wrongSecret))
+        yield* Effect.flip(tokens.issue("rqk_" + "D".repeat(24), created.apiSecret))
+        yield* Effect.flip(tokens.issue("malformed", created.apiSecret))
+      }).pipe(Effect.provide(instance(storage, randomness, undefined, counting)))
+      expect(compared).toHaveLength(3)
+      // The two unknown-key attempts compared against a well-formed decoy hash, not nothing.
+      for (const hash of compared) expect(hash).toMatch(/^[0-9a-f]{64}$/)
+    }))
 
   it.effect("token issue: a Pending account with a wrong secret learns nothing about its status", () =>
     withEngine(Effect.gen(function*() {

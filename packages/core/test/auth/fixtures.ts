@@ -10,6 +10,7 @@ import { AccessSnapshotLive } from "../../src/auth/AccessSnapshot.js"
 import { Accounts, AccountsLive } from "../../src/auth/Accounts.js"
 import type { NewAccount } from "../../src/auth/Accounts.js"
 import { CredentialsLive } from "../../src/auth/Credentials.js"
+import type { Credentials } from "../../src/auth/Credentials.js"
 import { Tokens, TokensLive } from "../../src/auth/Tokens.js"
 import { BehaviorNotFound } from "../../src/Errors.js"
 import { BehaviorId } from "../../src/Ids.js"
@@ -53,11 +54,12 @@ export const TestBehaviorsLive = Layer.succeed(
 export const instance = (
   storage: Context.Context<InMemoryStorage>,
   randomness: Randomness,
-  config?: AccessSnapshotConfig
+  config?: AccessSnapshotConfig,
+  credentials: Layer.Layer<Credentials, never, Randomness> = CredentialsLive
 ) =>
   Layer.mergeAll(TokensLive, AccountsLive).pipe(
     Layer.provideMerge(AccessSnapshotLive(config)),
-    Layer.provideMerge(CredentialsLive),
+    Layer.provideMerge(credentials),
     Layer.provideMerge(TestBehaviorsLive),
     Layer.provideMerge(Layer.succeedContext(storage)),
     Layer.provideMerge(Layer.succeed(Randomness, randomness))

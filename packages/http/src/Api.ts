@@ -1,0 +1,235 @@
+/**
+ * The HTTP contract of ridequote as one `HttpApi`: the five /v1 endpoints and the operational
+ * ones, with core's schemas reused as they are and every error row the endpoint can answer
+ * with. The server, the OpenAPI document and the typed client (`HttpApiClient.make`) all read
+ * this one definition.
+ */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "@effect/platform"
+import {
+  Account,
+  AuditEntry,
+  IssuedToken,
+  QuoteRequest,
+  QuoteResponse,
+  RequestId,
+  RevokeRequest,
+  RevokeResult,
+  Timestamp
+} from "@ridequote/core"
+import type { Caller } from "@ridequote/core"
+import { Context, Schema } from "effect"
+import {
+  AccessViewStaleWire,
+  AccountBlockedWire,
+  InternalErrorWire,
+  InvalidCredentialsWire,
+  InvalidRequestWire,
+  MarketNotServedWire,
+  MethodNotAllowedWire,
+  PayloadTooLargeWire,
+  RateLimitedWire,
+  RouteMetadataIncompleteWire,
+  RouteUnavailableWire,
+  StorageUnavailableWire,
+  TokenExpiredWire,
+  TokenInvalidWire,
+  TokenNotFoundWire,
+  TokenRevokedWire,
+  UnauthorizedWire,
+  UnknownRouteWire,
+  UnsupportedMediaTypeWire
+} from "./ErrorTable.js"
+import { ApiDocumentTransform } from "./OpenApiDocument.js"
+
+/** The verified caller of a bearer-authenticated endpoint. */
+export class CurrentCaller extends Context.Tag("@ridequote/http/CurrentCaller")<CurrentCaller, Caller>() {}
+
+/**
+ * `Authorization: Bearer <token>` → Tokens.verify → `CurrentCaller`, then the caller's rate
+ * limit. Its failures are the 401 rows, 503 when the access view is stale or storage is down,
+ * and 429.
+ */
+export class BearerAuth extends HttpApiMiddleware.Tag<BearerAuth>()("@ridequote/http/BearerAuth", {
+  failure: Schema.Union(
+    UnauthorizedWire,
+    TokenInvalidWire,
+    TokenExpiredWire,
+    TokenRevokedWire,
+    RateLimitedWire,
+    AccessViewStaleWire,
+    StorageUnavailableWire
+  ),
+  provides: CurrentCaller,
+  security: {
+    bearer: HttpApiSecurity.bearer.pipe(
+      HttpApiSecurity.annotate(OpenApi.Description, "A token from POST /v1/auth/token, as `Authorization: Bearer <token>`")
+    )
+  }
+}) {}
+
+const summary = (text: string, description?: string) =>
+  OpenApi.annotations(description === undefined ? { summary: text } : { summary: text, description })
+
+/** Credentials travel only in these two headers (seed: never in a body or query string). */
+export const CredentialHeaders = Schema.Struct({
+  "x-api-key": Schema.optional(Schema.String.annotations({ description: "The API key (rqk_…); required" })),
+  "x-api-secret": Schema.optional(Schema.Redacted(Schema.String).annotations({
+    description: "The API secret (rqs_…); required; never logged"
+  }))
+})
+
+export const issueToken = HttpApiEndpoint.post("issueToken", "/v1/auth/token")
+  .setHeaders(CredentialHeaders)
+  .addSuccess(IssuedToken)
+  .addError(InvalidRequestWire)
+  .addError(InvalidCredentialsWire)
+  .addError(AccountBlockedWire)
+  .addError(StorageUnavailableWire)
+  .annotateContext(summary(
+    "Exchange an API key and secret for a bearer token",
+    "Send X-API-KEY and X-API-SECRET headers and no body. A secret in the query string (apiSecret, api_secret, " +
+      "x-api-secret) is refused with 400 before the credentials are looked at."
+  ))
+
+export const revokeToken = HttpApiEndpoint.post("revokeToken", "/v1/auth/revoke")
+  .setPayload(RevokeRequest)
+  .addSuccess(RevokeResult)
+  .addError(InvalidRequestWire)
+  .addError(TokenNotFoundWire)
+  .addError(PayloadTooLargeWire)
+  .addError(UnsupportedMediaTypeWire)
+  .middleware(BearerAuth)
+  .annotateContext(summary(
+    "Revoke one token of the caller's account, or all of them",
+    "Body {\"jti\": \"…\"} or {\"all\": true}. Answers the number of tokens newly revoked (the calling token " +
+      "counts; an already revoked jti counts 0). A jti of another account is 404."
+  ))
+
+export class AuthGroup extends HttpApiGroup.make("auth")
+  .add(issueToken)
+  .add(revokeToken)
+  .annotate(OpenApi.Description, "Tokens: issue and revoke")
+{}
+
+export class CustomerGroup extends HttpApiGroup.make("customer")
+  .add(
+    HttpApiEndpoint.get("me", "/v1/customer/me")
+      .addSuccess(Account)
+      .annotateContext(summary("The calling customer's account"))
+  )
+  .middleware(BearerAuth)
+  .annotate(OpenApi.Description, "The calling customer")
+{}
+
+export class QuotesGroup extends HttpApiGroup.make("quotes")
+  .add(
+    HttpApiEndpoint.post("quote", "/v1/quote")
+      .setPayload(QuoteRequest)
+      .addSuccess(QuoteResponse)
+      .addError(InvalidRequestWire)
+      .addError(RouteMetadataIncompleteWire)
+      .addError(MarketNotServedWire)
+      .addError(AccountBlockedWire)
+      .addError(PayloadTooLargeWire)
+      .addError(UnsupportedMediaTypeWire)
+      .addError(RouteUnavailableWire)
+      .annotateContext(summary(
+        "Price a ride",
+        "Market prices per provider and service level, and recommended price points per service level. Every " +
+          "authenticated request is recorded in the audit, rejected ones included; error bodies carry the requestId."
+      ))
+  )
+  .middleware(BearerAuth)
+  .annotate(OpenApi.Description, "Ride price quotes")
+{}
+
+/** Query of GET /v1/audit/recent. Strict: unknown parameters and malformed values are 400. */
+export const AuditQueryParams = Schema.Struct({
+  limit: Schema.optionalWith(
+    Schema.compose(
+      Schema.String.pipe(Schema.pattern(/^[0-9]{1,6}$/, { message: () => "expected an integer" })),
+      Schema.NumberFromString
+    ).pipe(
+      Schema.between(1, 500, { message: () => "expected an integer between 1 and 500" })
+    ).annotations({ description: "Entries per page, 1..500; default 50" }),
+    { exact: true }
+  ),
+  "after-received-at": Schema.optionalWith(
+    Timestamp.annotations({ description: "Cursor: receivedAt of the last entry of the previous page (with after-id)" }),
+    { exact: true }
+  ),
+  "after-id": Schema.optionalWith(
+    RequestId.annotations({ description: "Cursor: requestId of the last entry of the previous page (with after-received-at)" }),
+    { exact: true }
+  ),
+  from: Schema.optionalWith(Timestamp.annotations({ description: "Only entries received at or after this time" }), {
+    exact: true
+  }),
+  to: Schema.optionalWith(Timestamp.annotations({ description: "Only entries received before this time" }), {
+    exact: true
+  })
+}).annotations({ parseOptions: { errors: "all", onExcessProperty: "error" } })
+export type AuditQueryParams = typeof AuditQueryParams.Type
+
+export class AuditGroup extends HttpApiGroup.make("audit")
+  .add(
+    HttpApiEndpoint.get("recent", "/v1/audit/recent")
+      .setUrlParams(AuditQueryParams)
+      .addSuccess(Schema.Array(AuditEntry))
+      .addError(InvalidRequestWire)
+      .annotateContext(summary(
+        "The caller's recent quote requests, newest first",
+        "Ordered by receivedAt desc, then requestId desc. When more entries exist, the response carries " +
+          "`Link: <…>; rel=\"next\"` with the next page's URL (same filters plus the cursor)."
+      ))
+  )
+  .middleware(BearerAuth)
+  .annotate(OpenApi.Description, "The audit of quote requests")
+{}
+
+export const HealthStatus = Schema.Struct({ status: Schema.Literal("ok") }).annotations({ identifier: "HealthStatus" })
+
+/** Prometheus text exposition format 0.0.4. */
+export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+export class OperationsGroup extends HttpApiGroup.make("operations")
+  .add(
+    HttpApiEndpoint.get("live", "/health/live")
+      .addSuccess(HealthStatus)
+      .annotateContext(summary("Liveness: the process answers"))
+  )
+  .add(
+    HttpApiEndpoint.get("ready", "/health/ready")
+      .addSuccess(HealthStatus)
+      .addError(StorageUnavailableWire)
+      .annotateContext(summary("Readiness: storage is reachable (503 when it is not)"))
+  )
+  .add(
+    HttpApiEndpoint.get("metrics", "/metrics")
+      .addSuccess(HttpApiSchema.Text({ contentType: PROMETHEUS_CONTENT_TYPE }))
+      .annotateContext(summary("Metrics in the Prometheus text format"))
+  )
+  .annotate(OpenApi.Description, "Operational endpoints (no authentication)")
+{}
+
+export class RidequoteApi extends HttpApi.make("ridequote")
+  .add(AuthGroup)
+  .add(CustomerGroup)
+  .add(QuotesGroup)
+  .add(AuditGroup)
+  .add(OperationsGroup)
+  .addError(InternalErrorWire)
+  .annotate(HttpApi.AdditionalSchemas, [UnknownRouteWire, MethodNotAllowedWire])
+  .annotateContext(OpenApi.annotations({
+    title: "ridequote",
+    version: "1.0.0",
+    summary: "Ride price quotes: market prices and recommended price points",
+    description:
+      "Every response carries X-Request-Id. Errors are JSON {code, message, details?}. An unknown path is " +
+      "404 result:not-found (UnknownRouteError) and a known path with the wrong method is 405 " +
+      "result:method-not-allowed (MethodNotAllowedError, with an Allow header), before authentication.",
+    // The repository grants no license; npm documents "UNLICENSED" as exactly that.
+    license: { name: "UNLICENSED", url: "https://docs.npmjs.com/cli/v10/configuring-npm/package-json#license" },
+    transform: ApiDocumentTransform
+  }))
+{}

@@ -1,0 +1,174 @@
+/**
+ * The endpoint implementations, one layer per group. They translate between HTTP and core's
+ * services and nothing more: every rule lives in core, every status in the error table.
+ */
+import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
+import type { HttpServerRequest } from "@effect/platform"
+import {
+  AuditLog,
+  InvalidRequest,
+  QuoteRequest,
+  Quotes,
+  Randomness,
+  RevokeRequest,
+  revokeTarget,
+  StorageHealth,
+  Tokens
+} from "@ridequote/core"
+import type { AuditCursor, AuditQuery, FieldIssue } from "@ridequote/core"
+import { DEFAULT_AUDIT_PAGE_SIZE } from "@ridequote/core"
+import { DateTime, Effect, Layer, Redacted } from "effect"
+import { CurrentCaller, RidequoteApi } from "./Api.js"
+import type { AuditQueryParams } from "./Api.js"
+import { currentRequest } from "./CurrentRequest.js"
+import { RidequoteHttpConfig } from "./HttpConfig.js"
+import { readJsonBody } from "./JsonBody.js"
+import { prometheusText, recordQuote } from "./Metrics.js"
+
+// --- auth -------------------------------------------------------------------------------
+
+/** Query parameter names that would carry the secret: apiSecret, api_secret, x-api-secret, any case. */
+const SECRET_PARAM = /^(x[-_]?)?api[-_]?secret$/i
+
+/** True when the query string names a secret parameter (the value is never looked at). */
+export const secretInQuery = (url: string): boolean => {
+  const q = url.indexOf("?")
+  if (q < 0) return false
+  for (const name of new URLSearchParams(url.slice(q + 1)).keys()) {
+    if (SECRET_PARAM.test(name.trim())) return true
+  }
+  return false
+}
+
+export const AuthHandlersLive = HttpApiBuilder.group(RidequoteApi, "auth", (handlers) =>
+  Effect.gen(function*() {
+    const tokens = yield* Tokens
+    const config = yield* RidequoteHttpConfig
+    return handlers
+      .handle("issueToken", ({ headers, request }) =>
+        Effect.gen(function*() {
+          if (secretInQuery(request.url)) {
+            return yield* new InvalidRequest({
+              message: "the API secret is accepted only in the X-API-SECRET header, never in the query string"
+            })
+          }
+          // A missing header goes through the same check as a wrong one: same answer, same cost.
+          return yield* tokens.issue(headers["x-api-key"] ?? "", headers["x-api-secret"] ?? Redacted.make(""))
+        }))
+      // Raw: the body is read after authentication, under the body limit (JsonBody.ts).
+      .handleRaw("revokeToken", ({ request }) =>
+        Effect.gen(function*() {
+          const caller = yield* CurrentCaller
+          const body = yield* readJsonBody(request, RevokeRequest, config.maxBodyBytes)
+          return yield* tokens.revoke(caller.account.id, revokeTarget(body))
+        }))
+  }))
+
+// --- customer ---------------------------------------------------------------------------
+
+export const CustomerHandlersLive = HttpApiBuilder.group(RidequoteApi, "customer", (handlers) =>
+  handlers.handle("me", () => Effect.map(CurrentCaller, (caller) => caller.account)))
+
+// --- quotes -----------------------------------------------------------------------------
+
+export const QuotesHandlersLive = HttpApiBuilder.group(RidequoteApi, "quotes", (handlers) =>
+  Effect.gen(function*() {
+    const quotes = yield* Quotes
+    const randomness = yield* Randomness
+    const config = yield* RidequoteHttpConfig
+    return handlers.handleRaw("quote", ({ request }) =>
+      Effect.gen(function*() {
+        const caller = yield* CurrentCaller
+        const { receivedAt, requestId } = yield* Effect.provideService(currentRequest, Randomness, randomness)
+        const context = { requestId, receivedAt }
+        // Decoded here, after authentication, so that an undecodable body is audited too.
+        const body = yield* readJsonBody(request, QuoteRequest, config.maxBodyBytes).pipe(
+          Effect.catchTag("InvalidRequest", (e) => quotes.reject(caller.account, e, context))
+        )
+        const response = yield* quotes.quote(caller.account, body, context)
+        yield* recordQuote(response.mode)
+        return response
+      }))
+  }))
+
+// --- audit ------------------------------------------------------------------------------
+
+const AUDIT_PATH = "/v1/audit/recent"
+
+/** Cross-parameter rules the schema of each parameter cannot express. */
+const auditQueryProblems = (p: AuditQueryParams): ReadonlyArray<FieldIssue> => {
+  const problems: Array<FieldIssue> = []
+  if ((p["after-id"] === undefined) !== (p["after-received-at"] === undefined)) {
+    problems.push({
+      path: [p["after-id"] === undefined ? "after-id" : "after-received-at"],
+      message: "after-id and after-received-at must be sent together"
+    })
+  }
+  if (p.from !== undefined && p.to !== undefined && DateTime.greaterThan(p.from, p.to)) {
+    problems.push({ path: ["from"], message: "from must not be after to" })
+  }
+  return problems
+}
+
+/** The URL of the page after `next`, with the same filters and limit. */
+export const nextPageUrl = (query: AuditQuery, next: AuditCursor): string => {
+  const params = new URLSearchParams()
+  params.set("limit", String(query.limit))
+  if (query.from !== undefined) params.set("from", DateTime.formatIso(query.from))
+  if (query.to !== undefined) params.set("to", DateTime.formatIso(query.to))
+  params.set("after-received-at", DateTime.formatIso(next.receivedAt))
+  params.set("after-id", next.requestId)
+  return `${AUDIT_PATH}?${params.toString()}`
+}
+
+const setLink = (url: string) =>
+  HttpApp.appendPreResponseHandler((_request: HttpServerRequest.HttpServerRequest, response) =>
+    Effect.succeed(HttpServerResponse.setHeader(response, "link", `<${url}>; rel="next"`))
+  )
+
+export const AuditHandlersLive = HttpApiBuilder.group(RidequoteApi, "audit", (handlers) =>
+  Effect.gen(function*() {
+    const auditLog = yield* AuditLog
+    return handlers.handle("recent", ({ urlParams }) =>
+      Effect.gen(function*() {
+        const caller = yield* CurrentCaller
+        const problems = auditQueryProblems(urlParams)
+        if (problems.length > 0) {
+          return yield* new InvalidRequest({ message: "the query parameters are invalid", details: problems })
+        }
+        const afterId = urlParams["after-id"]
+        const afterReceivedAt = urlParams["after-received-at"]
+        const query: AuditQuery = {
+          accountId: caller.account.id,
+          limit: urlParams.limit ?? DEFAULT_AUDIT_PAGE_SIZE,
+          after: afterId !== undefined && afterReceivedAt !== undefined
+            ? { requestId: afterId, receivedAt: afterReceivedAt }
+            : undefined,
+          from: urlParams.from,
+          to: urlParams.to
+        }
+        const page = yield* auditLog.page(query)
+        if (page.next !== undefined) yield* setLink(nextPageUrl(query, page.next))
+        return page.entries
+      }))
+  }))
+
+// --- operations -------------------------------------------------------------------------
+
+export const OperationsHandlersLive = HttpApiBuilder.group(RidequoteApi, "operations", (handlers) =>
+  Effect.gen(function*() {
+    const storage = yield* StorageHealth
+    return handlers
+      .handle("live", () => Effect.succeed({ status: "ok" as const }))
+      .handle("ready", () => Effect.as(storage.ping, { status: "ok" as const }))
+      .handle("metrics", () => prometheusText)
+  }))
+
+/** Every group's handlers. */
+export const ApiHandlersLive = Layer.mergeAll(
+  AuthHandlersLive,
+  CustomerHandlersLive,
+  QuotesHandlersLive,
+  AuditHandlersLive,
+  OperationsHandlersLive
+)

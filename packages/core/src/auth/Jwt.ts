@@ -17,7 +17,8 @@
  * Error mapping (contract §1): not a well-formed JWT → `Unauthorized`; anything well formed
  * that we did not sign or do not accept → `TokenInvalid`; past `exp` → `TokenExpired`.
  */
-import { createHmac, timingSafeEqual } from "node:crypto"
+import { createHmac, createSecretKey, timingSafeEqual } from "node:crypto"
+import type { KeyObject } from "node:crypto"
 import { Either, Redacted, Schema } from "effect"
 import { TokenExpired, TokenInvalid, Unauthorized } from "../Errors.js"
 import type { SigningKey, SigningKeyRing } from "../ports/SigningKeys.js"
@@ -36,21 +37,25 @@ const MAX_TOKEN_LENGTH = 4096
 const SIGNATURE_BYTES = 32
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
 const encodeSegment = (value: unknown): string => Buffer.from(JSON.stringify(value), "utf8").toString("base64url")
 
 /**
- * Strict base64url: alphabet only, no padding, and canonical (re-encoding gives the same
- * text). Node's own decoder is lenient on all three, which would let several spellings of one
- * signature verify.
+ * Strict base64url: alphabet only, no padding, and canonical (exactly one spelling per byte
+ * string). Node's own decoder is lenient on all three, which would let several spellings of
+ * one signature verify.
  */
 const decodeBase64url = (segment: string): Buffer | undefined => {
   // Empty decodes to no bytes: an `alg: none` token ("header.payload.") must reach the
   // algorithm check and be refused as token-invalid, not pass for a malformed string.
   if (segment === "") return Buffer.alloc(0)
-  if (!BASE64URL.test(segment) || segment.length % 4 === 1) return undefined
-  const bytes = Buffer.from(segment, "base64url")
-  return bytes.toString("base64url") === segment ? bytes : undefined
+  const tail = segment.length % 4
+  if (tail === 1 || !BASE64URL.test(segment)) return undefined
+  // Canonical: the bits of the last character beyond the data (4 when 2 chars remain, 2 when 3) are zero.
+  const spareBits = tail === 2 ? 0x0f : tail === 3 ? 0x03 : 0
+  if ((ALPHABET.indexOf(segment.charAt(segment.length - 1)) & spareBits) !== 0) return undefined
+  return Buffer.from(segment, "base64url")
 }
 
 const isJsonObject = (value: unknown): value is Record<string, unknown> =>
@@ -68,8 +73,18 @@ const decodeJsonObject = (segment: string): Record<string, unknown> | undefined 
   }
 }
 
+/** Imported once per key: importing raw key bytes on every HMAC costs about as much as the HMAC. */
+const keyObjects = new WeakMap<SigningKey, KeyObject>()
+const keyObjectOf = (key: SigningKey): KeyObject => {
+  const cached = keyObjects.get(key)
+  if (cached !== undefined) return cached
+  const created = createSecretKey(Redacted.value(key.secret))
+  keyObjects.set(key, created)
+  return created
+}
+
 const hmac = (key: SigningKey, signingInput: string): Buffer =>
-  createHmac("sha256", Redacted.value(key.secret)).update(signingInput, "ascii").digest()
+  createHmac("sha256", keyObjectOf(key)).update(signingInput, "ascii").digest()
 
 const encodeClaims = Schema.encodeSync(TokenClaims)
 const decodeClaims = Schema.decodeUnknownEither(TokenClaims)

@@ -2,28 +2,40 @@
  * Local wall-clock time in a market's time zone, via Intl (the runtime's tz database), so
  * daylight-saving changes are handled without a time-zone library.
  */
+import { localTimeAtOffset } from "@ridequote/core"
 import type { LocalTime } from "@ridequote/core"
 
-const WEEKDAYS: Readonly<Record<string, number>> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 }
+/** Zone offsets only change on quarter hours (even the :45 zones), so one lookup serves a quarter hour. */
+const QUARTER_HOUR_MS = 15 * 60_000
+/** Bounded: a backtest over years of trips must not grow this without limit. */
+const MAX_CACHED_OFFSETS = 20_000
 
 /** A function from an instant (epoch ms) to the local time in `timeZone`. */
 export const localClock = (timeZone: string): ((epochMillis: number) => LocalTime) => {
   const format = new Intl.DateTimeFormat("en-US", {
     timeZone,
     hourCycle: "h23",
-    weekday: "short",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
     hour: "2-digit",
     minute: "2-digit"
   })
-  return (epochMillis) => {
-    let hour = 0, minute = 0, dayOfWeek = 0
-    for (const part of format.formatToParts(epochMillis)) {
-      if (part.type === "hour") hour = Number(part.value) % 24
-      else if (part.type === "minute") minute = Number(part.value)
-      else if (part.type === "weekday") dayOfWeek = WEEKDAYS[part.value] ?? 0
-    }
-    return wallClock(hour, minute, dayOfWeek)
+  // Intl is slow (tens of µs a call); the offset of a quarter hour is cached instead of the time.
+  const offsets = new Map<number, number>()
+  const offsetAt = (quarter: number): number => {
+    const cached = offsets.get(quarter)
+    if (cached !== undefined) return cached
+    const at = quarter * QUARTER_HOUR_MS
+    const p: Record<string, number> = {}
+    for (const part of format.formatToParts(at)) if (part.type !== "literal") p[part.type] = Number(part.value)
+    const asUtc = Date.UTC(p["year"] ?? 1970, (p["month"] ?? 1) - 1, p["day"] ?? 1, (p["hour"] ?? 0) % 24, p["minute"] ?? 0)
+    const offset = Math.round((asUtc - at) / 60_000)
+    if (offsets.size >= MAX_CACHED_OFFSETS) offsets.clear()
+    offsets.set(quarter, offset)
+    return offset
   }
+  return (epochMillis) => localTimeAtOffset(epochMillis, offsetAt(Math.floor(epochMillis / QUARTER_HOUR_MS)))
 }
 
 /** LocalTime from its parts; Saturday and Sunday are the weekend (public holidays are not modelled). */

@@ -62,6 +62,24 @@ const commitRows = (sql: SqlClient.SqlClient, d: Dialect) => (rows: ReadonlyArra
     { discard: true }
   ).pipe(sql.withTransaction, orUnavailable("audit append"))
 
+const pageLimit = (query: AuditQuery): number => Math.max(1, Math.min(MAX_AUDIT_PAGE_SIZE, Math.floor(query.limit)))
+
+/**
+ * One page, newest first, plus one row to tell whether another page follows. The account is
+ * always in the WHERE clause (tenant isolation); `from` is inclusive, `to` exclusive.
+ */
+export const pageStatement = (sql: SqlClient.SqlClient, query: AuditQuery) => {
+  const conditions = [sql`account_id = ${query.accountId}`]
+  if (query.from !== undefined) conditions.push(sql`received_at_ms >= ${millisOf(query.from)}`)
+  if (query.to !== undefined) conditions.push(sql`received_at_ms < ${millisOf(query.to)}`)
+  if (query.after !== undefined) {
+    // A row value, not `a < x OR (a = x AND b < y)`: only this form seeks the index.
+    conditions.push(sql`(received_at_ms, request_id) < (${millisOf(query.after.receivedAt)}, ${query.after.requestId})`)
+  }
+  return sql`SELECT entry FROM audit WHERE ${sql.and(conditions)}
+    ORDER BY received_at_ms DESC, request_id DESC LIMIT ${pageLimit(query) + 1}`
+}
+
 export interface AuditLogOptions {
   /** Upper bound on the rows of one group-commit transaction. */
   readonly maxBatch?: number | undefined
@@ -87,16 +105,8 @@ export const makeAuditLog = (
 
     const page = (query: AuditQuery) =>
       Effect.gen(function*() {
-        const limit = Math.max(1, Math.min(MAX_AUDIT_PAGE_SIZE, Math.floor(query.limit)))
-        const conditions = [sql`account_id = ${query.accountId}`]
-        if (query.from !== undefined) conditions.push(sql`received_at_ms >= ${millisOf(query.from)}`)
-        if (query.to !== undefined) conditions.push(sql`received_at_ms < ${millisOf(query.to)}`)
-        if (query.after !== undefined) {
-          // A row value, not `a < x OR (a = x AND b < y)`: only this form seeks the index.
-          conditions.push(sql`(received_at_ms, request_id) < (${millisOf(query.after.receivedAt)}, ${query.after.requestId})`)
-        }
-        const rows = yield* sql`SELECT entry FROM audit WHERE ${sql.and(conditions)}
-          ORDER BY received_at_ms DESC, request_id DESC LIMIT ${limit + 1}`.pipe(Effect.flatMap(decodeEntries))
+        const limit = pageLimit(query)
+        const rows = yield* pageStatement(sql, query).pipe(Effect.flatMap(decodeEntries))
         const entries = rows.slice(0, limit).map((row) => row.entry)
         const last = entries.at(-1)
         return {

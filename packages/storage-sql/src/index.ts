@@ -9,7 +9,7 @@ export type { SqlStorageOptions, StoragePorts } from "./SqlStorage.js"
 
 export { SqlAccessFeedLive, FEED_BATCH } from "./AccessFeed.js"
 export { SqlAccountStoreLive } from "./AccountStore.js"
-export { auditQueueDepth, SqlAuditLogLive } from "./AuditLog.js"
+export { auditQueueDepth, pageStatement as auditPageStatement, SqlAuditLogLive } from "./AuditLog.js"
 export type { AuditLogOptions } from "./AuditLog.js"
 export { makeGroupCommit } from "./GroupCommit.js"
 export type { GroupCommit, GroupCommitOptions } from "./GroupCommit.js"

@@ -105,8 +105,17 @@ interface ParsedJwt {
   readonly signature: Buffer
 }
 
+/** A well-formed token whose header we accept; its signature is not checked yet. */
+export interface UnverifiedJwt {
+  /** The signing key it names: look it up in our own ring, never take key material from the token. */
+  readonly kid: string
+  readonly parsed: ParsedJwt
+}
+
 const malformed = new Unauthorized({ message: "the bearer token is not a well-formed JWT" })
 const invalid = (message: string) => new TokenInvalid({ message })
+/** Also the answer for a kid that no key ring knows. */
+export const unknownKey = invalid("the token's signing key is unknown")
 
 /** Structure only: three strict base64url segments, the first two JSON objects. */
 export const parseJwt = (token: string): Either.Either<ParsedJwt, Unauthorized> => {
@@ -121,17 +130,17 @@ export const parseJwt = (token: string): Either.Either<ParsedJwt, Unauthorized> 
   return Either.right({ header, payload, signingInput: `${h}.${p}`, signature })
 }
 
-/** Header rules; returns the signing key named by `kid`. */
-const checkHeader = (
-  header: Record<string, unknown>,
-  ring: SigningKeyRing
-): Either.Either<SigningKey, TokenInvalid> => {
-  if (header.alg !== JWT_ALGORITHM) return Either.left(invalid("the token's algorithm is not accepted"))
-  if ("typ" in header && header.typ !== "JWT") return Either.left(invalid("the token's type is not JWT"))
-  if ("crit" in header || "b64" in header) return Either.left(invalid("the token uses an unsupported header extension"))
-  const key = typeof header.kid === "string" ? ring.verifying.get(header.kid) : undefined
-  return key === undefined ? Either.left(invalid("the token's signing key is unknown")) : Either.right(key)
-}
+/** Structure and header rules (algorithm pinned, `typ`, no extensions, a `kid`). */
+export const readJwt = (token: string): Either.Either<UnverifiedJwt, Unauthorized | TokenInvalid> =>
+  Either.flatMap(parseJwt(token), (parsed): Either.Either<UnverifiedJwt, TokenInvalid> => {
+    const { header } = parsed
+    if (header.alg !== JWT_ALGORITHM) return Either.left(invalid("the token's algorithm is not accepted"))
+    if ("typ" in header && header.typ !== "JWT") return Either.left(invalid("the token's type is not JWT"))
+    if ("crit" in header || "b64" in header) {
+      return Either.left(invalid("the token uses an unsupported header extension"))
+    }
+    return typeof header.kid === "string" ? Either.right({ kid: header.kid, parsed }) : Either.left(unknownKey)
+  })
 
 const signatureMatches = (parsed: ParsedJwt, key: SigningKey): boolean => {
   const expected = hmac(key, parsed.signingInput)
@@ -140,19 +149,29 @@ const signatureMatches = (parsed: ParsedJwt, key: SigningKey): boolean => {
 }
 
 /**
- * Verifies structure, header, signature, claims and expiry, in that order, so nothing in an
- * unsigned payload is interpreted beyond "is it a JSON object".
+ * Signature with the key the token names, then claims, then expiry: nothing in the payload is
+ * interpreted before the signature holds.
  */
+export const checkJwt = (
+  jwt: UnverifiedJwt,
+  key: SigningKey,
+  nowMs: number
+): Either.Either<TokenClaims, TokenInvalid | TokenExpired> => {
+  if (!signatureMatches(jwt.parsed, key)) return Either.left(invalid("the token's signature does not verify"))
+  return Either.flatMap(
+    Either.mapLeft(decodeClaims(jwt.parsed.payload), () => invalid("the token's claims are not accepted")),
+    (claims) =>
+      nowMs >= claims.exp * 1000 ? Either.left(new TokenExpired({ message: "the token has expired" })) : Either.right(claims)
+  )
+}
+
+/** `readJwt` then `checkJwt` with the ring's key for the token's `kid`. */
 export const verifyJwt = (
   token: string,
   ring: SigningKeyRing,
   nowMs: number
 ): Either.Either<TokenClaims, Unauthorized | TokenInvalid | TokenExpired> =>
-  Either.gen(function*() {
-    const parsed = yield* parseJwt(token)
-    const key = yield* checkHeader(parsed.header, ring)
-    if (!signatureMatches(parsed, key)) return yield* Either.left(invalid("the token's signature does not verify"))
-    const claims = yield* Either.mapLeft(decodeClaims(parsed.payload), () => invalid("the token's claims are not accepted"))
-    if (nowMs >= claims.exp * 1000) return yield* Either.left(new TokenExpired({ message: "the token has expired" }))
-    return claims
+  Either.flatMap(readJwt(token), (jwt) => {
+    const key = ring.verifying.get(jwt.kid)
+    return key === undefined ? Either.left(unknownKey) : checkJwt(jwt, key, nowMs)
   })

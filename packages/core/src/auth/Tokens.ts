@@ -14,13 +14,14 @@ import { ApiKey, Jti } from "../Ids.js"
 import type { AccountId } from "../Ids.js"
 import { AccountStore } from "../ports/AccountStore.js"
 import { SigningKeys } from "../ports/SigningKeys.js"
+import type { SigningKey } from "../ports/SigningKeys.js"
 import { TokenStore } from "../ports/TokenStore.js"
 import { Randomness } from "../Randomness.js"
 import { TOKEN_ISSUER } from "../Token.js"
 import type { IssuedToken, RevokeResult, RevokeTarget, TokenClaims } from "../Token.js"
 import { AccessSnapshot } from "./AccessSnapshot.js"
 import { Credentials } from "./Credentials.js"
-import { signJwt, verifyJwt } from "./Jwt.js"
+import { checkJwt, readJwt, signJwt, unknownKey } from "./Jwt.js"
 
 /** A caller whose bearer token verified: the claims and the account as the snapshot knows it. */
 export interface Caller {
@@ -100,11 +101,26 @@ export const makeTokens = Effect.gen(function*() {
       return issued
     })
 
+  /**
+   * The ring answers from memory. A kid it does not know may be a key another instance has just
+   * made current, so adapters that can reload (`verifyingKey`) get one chance to find it.
+   */
+  const signingKeyFor = (kid: string): Effect.Effect<SigningKey, TokenInvalid | StorageUnavailable> =>
+    Effect.flatMap(keys.ring, (ring) => {
+      const known = ring.verifying.get(kid)
+      if (known !== undefined) return Effect.succeed(known)
+      if (keys.verifyingKey === undefined) return Effect.fail(unknownKey)
+      return Effect.flatMap(
+        keys.verifyingKey(kid),
+        Option.match({ onNone: () => Effect.fail(unknownKey), onSome: Effect.succeed })
+      )
+    })
+
   const verify = (token: string) =>
     Effect.gen(function*() {
-      const ring = yield* keys.ring
-      const nowMs = yield* Clock.currentTimeMillis
-      const claims = yield* verifyJwt(token, ring, nowMs)
+      const jwt = yield* readJwt(token)
+      const key = yield* signingKeyFor(jwt.kid)
+      const claims = yield* checkJwt(jwt, key, yield* Clock.currentTimeMillis)
       // Fail closed: a view that may be missing revocations does not honour any token.
       yield* snapshot.ensureFresh
       if (snapshot.isRevoked(claims.jti)) return yield* new TokenRevoked({ message: "the token has been revoked" })

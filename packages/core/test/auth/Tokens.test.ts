@@ -1,14 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, DateTime, Effect, Exit, FastCheck, Layer, Redacted, Schema, TestClock } from "effect"
+import { Cause, Context, DateTime, Effect, Exit, FastCheck, Layer, Option, Redacted, Schema, TestClock } from "effect"
 import { Accounts } from "../../src/auth/Accounts.js"
 import { Credentials, makeCredentials } from "../../src/auth/Credentials.js"
 import { signJwt } from "../../src/auth/Jwt.js"
 import { Tokens } from "../../src/auth/Tokens.js"
+import type { Caller } from "../../src/auth/Tokens.js"
 import { AccountId, Jti } from "../../src/Ids.js"
 import type { SecretHash } from "../../src/ports/AccountStore.js"
 import { SigningKeys } from "../../src/ports/SigningKeys.js"
+import type { SigningKey } from "../../src/ports/SigningKeys.js"
 import { Randomness, seededRandomness } from "../../src/Randomness.js"
-import { InMemoryStorageControl, makeInMemoryStorage } from "../../src/testing/auth.js"
+import { InMemoryStorageControl, makeInMemorySigningKeys, makeInMemoryStorage } from "../../src/testing/auth.js"
 import { IssuedToken } from "../../src/Token.js"
 import { accountWithToken, createAccount, instance, segment, T0, withEngine, wrongSecret } from "./fixtures.js"
 
@@ -235,6 +237,47 @@ describe("token verify", () => {
       expect((segment(fresh.token, 0) as { kid: string }).kid).toBe(rotated.kid)
       yield* tokens.verify(fresh.token)
     })))
+})
+
+describe("signing keys made elsewhere", () => {
+  it.effect("key rotation on another instance: a kid this ring does not know is looked up through verifyingKey", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const randomness = seededRandomness(11)
+      const storage = yield* Effect.provideService(makeInMemoryStorage, Randomness, randomness)
+      const shared = Context.get(storage, SigningKeys)
+      // What another instance just made current; this instance's ring has not reloaded yet.
+      const elsewhere = yield* Effect.provideService(makeInMemorySigningKeys, Randomness, seededRandomness(12))
+      const newKey = (yield* elsewhere.ring).current
+      const lookups: Array<string> = []
+      const reloading = SigningKeys.of({
+        ring: shared.ring,
+        rotate: shared.rotate,
+        verifyingKey: (kid) =>
+          Effect.sync(() => {
+            lookups.push(kid)
+            return kid === newKey.kid ? Option.some(newKey) : Option.none()
+          })
+      })
+      const tokenFor = (key: SigningKey, sub: Caller["account"]["id"]) =>
+        signJwt({
+          iss: "ridequote",
+          sub,
+          jti: Jti.make("00000000-0000-4000-8000-00000000000b"),
+          iat: Math.floor(T0 / 1000),
+          exp: Math.floor(T0 / 1000) + 600
+        }, key)
+      yield* Effect.gen(function*() {
+        const { account } = yield* createAccount()
+        const tokens = yield* Tokens
+        expect((yield* tokens.verify(tokenFor(newKey, account.id))).account.id).toBe(account.id)
+        const stranger = (yield* Effect.provideService(makeInMemorySigningKeys, Randomness, seededRandomness(13)).pipe(
+          Effect.flatMap((k) => k.ring)
+        )).current
+        expect((yield* Effect.flip(tokens.verify(tokenFor(stranger, account.id))))._tag).toBe("TokenInvalid")
+      }).pipe(Effect.provide(instance(Context.add(storage, SigningKeys, reloading), randomness)))
+      expect(lookups).toHaveLength(2)
+    }))
 })
 
 describe("revoke", () => {

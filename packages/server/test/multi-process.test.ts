@@ -27,9 +27,9 @@ describe("several serve processes and the CLI on one SQLite file", () => {
   let a: Served
   let b: Served
 
+  // Started together on a fresh file: both race to create and migrate it, and both must start.
   beforeAll(async () => {
-    a = await startServe(env)
-    b = await startServe(env)
+    ;[a, b] = await Promise.all([startServe(env), startServe(env)])
   }, 200_000)
 
   afterAll(async () => {

@@ -12,8 +12,17 @@ const MAX_DETAILS = 50
 
 const withoutValue = (message: string): string => message.replace(/,? actual [\s\S]*$/, "").trim()
 
+/**
+ * Field names are the client's text too (an unknown key can be anything, a pasted secret
+ * included): names that do not look like a field name are not echoed.
+ */
+const FIELD_NAME = /^[A-Za-z_$][A-Za-z0-9_$-]{0,31}$/
+
+const pathSegment = (p: PropertyKey): string | number =>
+  typeof p === "number" ? p : typeof p === "string" && FIELD_NAME.test(p) ? p : "<field>"
+
 const toFieldIssue = (issue: { readonly path: ReadonlyArray<PropertyKey>; readonly message: string }): FieldIssue => ({
-  path: issue.path.map((p) => (typeof p === "number" ? p : String(p))),
+  path: issue.path.map(pathSegment),
   message: withoutValue(issue.message)
 })
 

@@ -1,0 +1,169 @@
+/**
+ * Test harness: the whole HTTP application on a real (test) HTTP server, over the in-process
+ * engine and a storage layer the caller chooses, plus a storage switch to take that storage
+ * "down" for the 503 rows. Requests go over real HTTP, so statuses, headers and bodies are
+ * what a client sees.
+ */
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import {
+  AccessFeed,
+  Accounts,
+  AccountStore,
+  AuditLog,
+  makeEngineLive,
+  OfflineRouteResolverLive,
+  RandomnessLive,
+  SampleMarketLive,
+  SigningKeys,
+  StorageHealth,
+  StorageUnavailable,
+  TokenStore
+} from "@ridequote/core"
+import type { AccountStatus, CreatedAccount, IssuedToken, Randomness } from "@ridequote/core"
+import { Context, Effect, Layer, Redacted } from "effect"
+import { HttpHostLive } from "../src/index.js"
+import type { RidequoteHttpOptions } from "../src/index.js"
+
+/** What a storage adapter provides. */
+export type StoragePorts = AccountStore | TokenStore | AccessFeed | AuditLog | SigningKeys | StorageHealth
+
+/** Takes the storage "down" (every operation fails with StorageUnavailable) and back up. */
+export interface StorageSwitch {
+  readonly setAvailable: (available: boolean) => Effect.Effect<void>
+}
+export const StorageSwitch = Context.GenericTag<StorageSwitch>("test/StorageSwitch")
+
+/**
+ * Wraps any storage so that it can be switched off. Signing keys are not gated: the port
+ * promises to answer from memory.
+ */
+export const GatedStorage: Layer.Layer<StoragePorts | StorageSwitch, never, StoragePorts> = Layer.effectContext(
+  Effect.gen(function*() {
+    const accounts = yield* AccountStore
+    const tokens = yield* TokenStore
+    const feed = yield* AccessFeed
+    const audit = yield* AuditLog
+    const health = yield* StorageHealth
+    const keys = yield* SigningKeys
+    let available = true
+    const down = new StorageUnavailable({ message: "storage switched off by the test" })
+    const gate = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | StorageUnavailable, R> =>
+      Effect.suspend((): Effect.Effect<A, E | StorageUnavailable, R> => (available ? effect : Effect.fail(down)))
+    return Context.make(AccountStore, {
+      insert: (a, c) => gate(accounts.insert(a, c)),
+      findById: (id) => gate(accounts.findById(id)),
+      findByApiKey: (k) => gate(accounts.findByApiKey(k)),
+      findApiKey: (id) => gate(accounts.findApiKey(id)),
+      list: gate(accounts.list),
+      update: (id, f) => gate(accounts.update(id, f)),
+      replaceCredentials: (id, c) => gate(accounts.replaceCredentials(id, c))
+    }).pipe(
+      Context.add(TokenStore, {
+        record: (t) => gate(tokens.record(t)),
+        revoke: (a, j, at) => gate(tokens.revoke(a, j, at)),
+        revokeAll: (a, at) => gate(tokens.revokeAll(a, at))
+      }),
+      Context.add(AccessFeed, { start: (n) => gate(feed.start(n)), since: (c) => gate(feed.since(c)) }),
+      Context.add(AuditLog, { append: (r) => gate(audit.append(r)), page: (q) => gate(audit.page(q)) }),
+      Context.add(StorageHealth, { ping: gate(health.ping) }),
+      Context.add(SigningKeys, keys),
+      Context.add(StorageSwitch, { setAvailable: (up) => Effect.sync(() => void (available = up)) })
+    )
+  })
+)
+
+export type MakeStorageLayer = () => Layer.Layer<StoragePorts, unknown, Randomness>
+
+/** The application under test: HttpHostLive on a test server, the engine, gated storage. */
+export const makeTestApp = (makeStorage: MakeStorageLayer, options?: Partial<RidequoteHttpOptions>) => {
+  const storage = GatedStorage.pipe(Layer.provide(makeStorage()))
+  const ports = Layer.mergeAll(storage, SampleMarketLive, OfflineRouteResolverLive)
+  const engine = makeEngineLive().pipe(Layer.provideMerge(ports))
+  return HttpHostLive(options).pipe(
+    Layer.provideMerge(engine),
+    Layer.provideMerge(RandomnessLive),
+    Layer.provideMerge(NodeHttpServer.layerTest)
+  )
+}
+
+export interface WireResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string | undefined>>
+  readonly text: string
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  readonly json: unknown
+}
+
+export interface CallOptions {
+  readonly token?: string
+  readonly headers?: Record<string, string>
+  /** Sent as JSON with Content-Type application/json. */
+  readonly json?: unknown
+  /** Sent as is, with `contentType` when given. */
+  readonly body?: string | Uint8Array
+  readonly contentType?: string
+}
+
+const parse = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** One request over real HTTP. */
+export const call = (method: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS", url: string, options: CallOptions = {}) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    let request = HttpClientRequest.make(method)(url)
+    if (options.token !== undefined) request = HttpClientRequest.bearerToken(request, options.token)
+    if (options.headers !== undefined) request = HttpClientRequest.setHeaders(request, options.headers)
+    if (options.json !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, options.json)
+    if (options.body !== undefined) {
+      request = typeof options.body === "string"
+        ? HttpClientRequest.bodyText(request, options.body, options.contentType)
+        : HttpClientRequest.bodyUint8Array(request, options.body, options.contentType)
+    }
+    const response = yield* client.execute(request)
+    const text = yield* response.text
+    const headers: Record<string, string | undefined> = { ...response.headers }
+    const wire: WireResponse = { status: response.status, headers, text, json: parse(text) }
+    return wire
+  }).pipe(Effect.scoped, Effect.orDie)
+
+/** A new account (Active unless told otherwise) and its credentials. */
+export const newAccount = (options: { readonly status?: AccountStatus; readonly tokenTtlSeconds?: number } = {}) =>
+  Effect.gen(function*() {
+    const accounts = yield* Accounts
+    const created: CreatedAccount = yield* accounts.create({
+      name: "Test account",
+      status: options.status ?? "Active",
+      ...(options.tokenTtlSeconds !== undefined ? { tokenTtlSeconds: options.tokenTtlSeconds } : {})
+    })
+    return created
+  }).pipe(Effect.orDie)
+
+export const credentialHeaders = (created: CreatedAccount): Record<string, string> => ({
+  "x-api-key": created.apiKey,
+  "x-api-secret": Redacted.value(created.apiSecret)
+})
+
+/** Issues a token over HTTP; dies unless the answer is 200. */
+export const issueToken = (created: CreatedAccount) =>
+  Effect.flatMap(call("POST", "/v1/auth/token", { headers: credentialHeaders(created) }), (r) =>
+    r.status === 200
+      ? Effect.succeed(r.json as IssuedToken & { readonly expiresAt: string })
+      : Effect.dieMessage(`token issue answered ${r.status}: ${r.text}`))
+
+/** An Active account with a token. */
+export const signedIn = (options: { readonly tokenTtlSeconds?: number } = {}) =>
+  Effect.gen(function*() {
+    const created = yield* newAccount(options)
+    const issued = yield* issueToken(created)
+    return { created, token: issued.token, jti: issued.jti }
+  })
+
+export const errorCode = (r: WireResponse): unknown =>
+  typeof r.json === "object" && r.json !== null && "code" in r.json ? r.json.code : undefined

@@ -1,16 +1,25 @@
 /** Quotes: the orchestration of one quote request, audited whatever its outcome. */
-import { Clock, Context, DateTime, Effect, Layer } from "effect"
+import { Clock, Context, DateTime, Effect, Either, Layer } from "effect"
 import type { Account } from "../Account.js"
 import type { Decision, QuotedDecision, RejectedDecision } from "../Audit.js"
-import type { BehaviorNotFound, InvalidRequest, QuoteError, StorageUnavailable } from "../Errors.js"
+import type {
+  BehaviorNotFound,
+  InvalidRequest,
+  QuoteError,
+  RouteMetadataIncomplete,
+  RouteUnavailable,
+  StorageUnavailable
+} from "../Errors.js"
 import { AccountBlocked } from "../Errors.js"
 import type { RequestId } from "../Ids.js"
 import { AuditLog } from "../ports/AuditLog.js"
-import type { Trip } from "../ports/MarketData.js"
+import type { Market, Trip } from "../ports/MarketData.js"
 import { MarketData } from "../ports/MarketData.js"
 import { RouteResolver } from "../ports/RouteResolver.js"
-import type { QuoteRequest, QuoteResponse, Route } from "../Quote.js"
+import type { Mode, QuoteRequest, QuoteResponse, Route } from "../Quote.js"
+import type { PricedTrip } from "./Pricing.js"
 import { Pricing } from "./Pricing.js"
+import type { RouteMetadata } from "./rules.js"
 import { coordinatesRule, routeBoundsRule, routeMetadataRule, scheduleBoundRule, selectMode } from "./rules.js"
 
 /** Assigned by the host before the request is handled; also the audit entry's key. */
@@ -40,6 +49,22 @@ export interface Quotes {
 
 export const Quotes = Context.GenericTag<Quotes>("@ridequote/core/Quotes")
 
+/** A priced quote: what the caller gets and what the audit keeps. */
+interface Quoted {
+  readonly response: QuoteResponse
+  readonly decision: QuotedDecision
+}
+
+/** A quote on its way through the pipeline. */
+interface InFlight {
+  readonly account: Account
+  readonly request: QuoteRequest
+  readonly context: QuoteContext
+  readonly now: DateTime.Utc
+}
+
+type Outcome = Effect.Effect<Quoted, QuoteError | BehaviorNotFound>
+
 const rejected = (error: QuoteError | InvalidRequest): RejectedDecision => ({
   outcome: "rejected",
   code: error.code,
@@ -60,63 +85,99 @@ export const QuotesLive: Layer.Layer<Quotes, never, MarketData | RouteResolver |
     const pricing = yield* Pricing
     const audit = yield* AuditLog
 
-    const decide = (account: Account, request: QuoteRequest, context: QuoteContext) =>
-      Effect.gen(function*() {
-        if (account.status !== "Active") {
-          return yield* new AccountBlocked({
+    /** Steps that need neither the clock nor a service: status, coordinates, the route rule. */
+    const admit = (
+      account: Account,
+      request: QuoteRequest
+    ): Either.Either<RouteMetadata, AccountBlocked | InvalidRequest | RouteMetadataIncomplete> => {
+      if (account.status !== "Active") {
+        return Either.left(
+          new AccountBlocked({
             message: `account is ${account.status}: only Active accounts can request quotes`,
             status: account.status
           })
-        }
-        yield* coordinatesRule(request)
-        const routeMetadata = yield* routeMetadataRule(request)
-        const now = DateTime.unsafeMake(yield* Clock.currentTimeMillis)
-        yield* scheduleBoundRule(request.scheduledAt, now)
-        const market = yield* marketData.marketAt(request.pickup)
+        )
+      }
+      const coordinates = coordinatesRule(request)
+      return Either.isLeft(coordinates) ? Either.left(coordinates.left) : routeMetadataRule(request)
+    }
+
+    const routeOf = (
+      metadata: RouteMetadata,
+      request: QuoteRequest,
+      departAt: DateTime.Utc,
+      market: Market
+    ): Effect.Effect<Route, RouteUnavailable> =>
+      metadata._tag === "Supplied"
+        ? Effect.succeed({ source: "supplied", distanceKm: metadata.distanceKm, durationMinutes: metadata.durationMinutes })
+        : Effect.map(
+          routes.resolve({ pickup: request.pickup, destination: request.destination, departAt, market }),
+          (resolved): Route => ({ source: "resolved", ...resolved })
+        )
+
+    const respond = (market: Market, route: Route, mode: Mode, priced: PricedTrip, context: QuoteContext): Quoted => ({
+      response: {
+        requestId: context.requestId,
+        mode,
+        currency: priced.currency,
+        distanceKm: route.distanceKm,
+        durationMinutes: route.durationMinutes,
+        recommendations: priced.recommendations,
+        marketPrices: priced.marketPrices
+      },
+      decision: {
+        outcome: "quoted",
+        mode,
+        currency: priced.currency,
+        market: market.id,
+        route,
+        behavior: priced.behavior,
+        recommendations: priced.recommendations,
+        marketPrices: priced.marketPrices,
+        ...(Object.keys(priced.shadow).length > 0 ? { shadow: priced.shadow } : {})
+      }
+    })
+
+    // The hot path is written as plain callbacks rather than Effect.gen: every step of a
+    // generator is a trip through the fiber's run loop (measured in bench/quotes.ts).
+
+    /** Steps 7–9 once the route is known: its bounds, the mode, the prices. */
+    const priceRoute = (q: InFlight, market: Market, departAt: DateTime.Utc, route: Route): Outcome => {
+      const bounds = routeBoundsRule(route)
+      if (Either.isLeft(bounds)) return Effect.fail(bounds.left)
+      const mode = selectMode(q.request.scheduledAt, q.now)
+      const trip: Trip = {
+        pickup: q.request.pickup,
+        destination: q.request.destination,
+        distanceKm: route.distanceKm,
+        durationMinutes: route.durationMinutes,
+        mode,
+        routeSource: route.source,
+        localTime: market.localTime(departAt, q.request.pickup)
+      }
+      return Effect.map(pricing.price(market, trip, q.account.pricing), (priced) =>
+        respond(market, route, mode, priced, q.context))
+    }
+
+    /** Steps 4–6 once the clock is read: the schedule bound, the market, the route. */
+    const atTime = (q: InFlight, metadata: RouteMetadata): Outcome => {
+      const bound = scheduleBoundRule(q.request.scheduledAt, q.now)
+      if (Either.isLeft(bound)) return Effect.fail(bound.left)
+      return Effect.flatMap(marketData.marketAt(q.request.pickup), (market) => {
         // Price demand at the hour the trip starts: the scheduled time if it is still ahead, else now.
-        const departAt = request.scheduledAt !== undefined && DateTime.greaterThan(request.scheduledAt, now)
-          ? request.scheduledAt
-          : now
-        const route: Route = routeMetadata._tag === "Supplied"
-          ? { source: "supplied", distanceKm: routeMetadata.distanceKm, durationMinutes: routeMetadata.durationMinutes }
-          : {
-            source: "resolved",
-            ...(yield* routes.resolve({ pickup: request.pickup, destination: request.destination, departAt, market }))
-          }
-        yield* routeBoundsRule(route)
-        const mode = selectMode(request.scheduledAt, now)
-        const trip: Trip = {
-          pickup: request.pickup,
-          destination: request.destination,
-          distanceKm: route.distanceKm,
-          durationMinutes: route.durationMinutes,
-          mode,
-          routeSource: route.source,
-          localTime: market.localTime(departAt, request.pickup)
-        }
-        const priced = yield* pricing.price(market, trip, account.pricing)
-        const response: QuoteResponse = {
-          requestId: context.requestId,
-          mode,
-          currency: priced.currency,
-          distanceKm: route.distanceKm,
-          durationMinutes: route.durationMinutes,
-          recommendations: priced.recommendations,
-          marketPrices: priced.marketPrices
-        }
-        const decision: QuotedDecision = {
-          outcome: "quoted",
-          mode,
-          currency: priced.currency,
-          market: market.id,
-          route,
-          behavior: priced.behavior,
-          recommendations: priced.recommendations,
-          marketPrices: priced.marketPrices,
-          ...(Object.keys(priced.shadow).length > 0 ? { shadow: priced.shadow } : {})
-        }
-        return { response, decision }
+        const { scheduledAt } = q.request
+        const departAt = scheduledAt !== undefined && DateTime.greaterThan(scheduledAt, q.now) ? scheduledAt : q.now
+        return Effect.flatMap(routeOf(metadata, q.request, departAt, market), (route) =>
+          priceRoute(q, market, departAt, route))
       })
+    }
+
+    const decide = (account: Account, request: QuoteRequest, context: QuoteContext): Outcome => {
+      const admitted = admit(account, request)
+      if (Either.isLeft(admitted)) return Effect.fail(admitted.left)
+      return Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>
+        atTime({ account, request, context, now: DateTime.unsafeMake(nowMs) }, admitted.right))
+    }
 
     const record = (
       account: Account,

@@ -82,3 +82,10 @@ export const auditRecord = (accountId: AccountId, receivedAtMs: number, decision
 /** Ports plus the SqlClient they run on (for looking at rows), migrated. */
 export const storageWithClient = (filename: string): Layer.Layer<StoragePorts | SqlClient.SqlClient, unknown> =>
   SqlStorageLive().pipe(Layer.provideMerge(Layer.effectDiscard(migrate).pipe(Layer.provideMerge(SqliteClientLive(filename)))))
+
+/** `xs[i]`, failing the test when it is missing (instead of a non-null assertion). */
+export const at = <A>(xs: ReadonlyArray<A>, i: number): A => {
+  const x = xs[i]
+  if (x === undefined) throw new Error(`no element at ${i} (length ${xs.length})`)
+  return x
+}

@@ -9,10 +9,10 @@ import type { Account, AuditRecord, BehaviorId, QuoteRequest, QuoteResponse, Req
 import {
   AuditLog,
   BehaviorsLive,
-  builtInBehaviors,
   MAX_DISTANCE_KM,
   MAX_DURATION_MINUTES,
   MAX_SCHEDULE_AHEAD_DAYS,
+  marketMedianBehavior,
   OfflineRouteResolverLive,
   PricingLive,
   priceTrip,
@@ -60,8 +60,6 @@ const runtime = ManagedRuntime.make(
 const quotes = runtime.runSync(Quotes)
 const quoteWithEffect = (): QuoteResponse => Effect.runSync(quotes.quote(account, request, context))
 
-const marketMedian = builtInBehaviors[0]
-if (marketMedian === undefined) throw new Error("no built-in behaviors")
 
 /** The same quote, plain: the same checks and pricing code, no Effect anywhere. */
 const quotePlain = (): QuoteResponse => {
@@ -85,7 +83,7 @@ const quotePlain = (): QuoteResponse => {
     routeSource: "supplied",
     localTime: sampleMarket.localTime(DateTime.unsafeMake(departMs), pickup)
   }
-  const priced = priceTrip(sampleMarket, trip, marketMedian, [])
+  const priced = priceTrip(sampleMarket, trip, marketMedianBehavior, [])
   const response: QuoteResponse = {
     requestId: context.requestId,
     mode,

@@ -66,7 +66,7 @@ const minOf = (input: BehaviorInput, level: Level): number =>
   input.percentiles.reduce((m, p) => Math.min(m, p[level]), Number.POSITIVE_INFINITY)
 
 /** Follows the market: the cross-provider median of p25, p50 and p75. */
-export const marketMedian: PricingBehavior = {
+export const marketMedianBehavior: PricingBehavior = {
   id: DEFAULT_BEHAVIOR,
   description: "Cross-provider median of the market's p25 (saver), p50 (balanced) and p75 (priority).",
   recommend: (input) => ({
@@ -80,7 +80,7 @@ export const marketMedian: PricingBehavior = {
 export const UNDERCUT_SHARE = 0.05
 
 /** Wins on price: 5 % below the cheapest provider at each of p25, p50 and p75. */
-export const undercut: PricingBehavior = {
+export const undercutBehavior: PricingBehavior = {
   id: "undercut" as BehaviorId,
   description: "5 % below the cheapest provider's p25 (saver), p50 (balanced) and p75 (priority).",
   recommend: (input) => ({
@@ -91,7 +91,7 @@ export const undercut: PricingBehavior = {
 }
 
 /** Sells availability: one bracket up the market, the cross-provider median of p50, p75 and p95. */
-export const premium: PricingBehavior = {
+export const premiumBehavior: PricingBehavior = {
   id: "premium" as BehaviorId,
   description: "Cross-provider median of the market's p50 (saver), p75 (balanced) and p95 (priority).",
   recommend: (input) => ({
@@ -101,7 +101,7 @@ export const premium: PricingBehavior = {
   })
 }
 
-export const builtInBehaviors: ReadonlyArray<PricingBehavior> = [marketMedian, undercut, premium]
+export const builtInBehaviors: ReadonlyArray<PricingBehavior> = [marketMedianBehavior, undercutBehavior, premiumBehavior]
 
 /** A registry of the built-ins plus `extra`; an extra behavior with a built-in's id replaces it. */
 export const makeBehaviors = (extra: ReadonlyArray<PricingBehavior> = []): Behaviors => {

@@ -104,22 +104,22 @@ export const makeStoredSigningKeys: Effect.Effect<
     if (current === undefined) {
       return yield* new StorageUnavailable({ message: "no current signing key could be stored" })
     }
-    return { ring: ringOf(toKey(current), rows.map(toKey)), loadedAtMs: now }
+    return { ring: ringOf(toKey(current), rows.map(toKey)) }
   }).pipe(orUnavailable("signing key load"))
 
-  const state = yield* SynchronizedRef.make(yield* load)
-  const reload = SynchronizedRef.updateEffect(state, () => load)
+  const ring = yield* SynchronizedRef.make((yield* load).ring)
+  const reload = SynchronizedRef.updateEffect(ring, () => Effect.map(load, (loaded) => loaded.ring))
+  /** When the last reload for an unknown kid happened: such reloads are throttled. */
+  const lastUnknownKidReload = yield* SynchronizedRef.make(Number.NEGATIVE_INFINITY)
 
   const verifyingKey = (kid: string) =>
     Effect.gen(function*() {
-      const known = (yield* SynchronizedRef.get(state)).ring.verifying.get(kid)
+      const known = (yield* SynchronizedRef.get(ring)).verifying.get(kid)
       if (known !== undefined) return Option.some(known)
       const now = yield* Clock.currentTimeMillis
-      const reloaded = yield* SynchronizedRef.updateAndGetEffect(state, (s) =>
-        s.ring.verifying.has(kid) || now - s.loadedAtMs < Duration.toMillis(UNKNOWN_KID_RELOAD_INTERVAL)
-          ? Effect.succeed(s)
-          : load)
-      return Option.fromNullable(reloaded.ring.verifying.get(kid))
+      yield* SynchronizedRef.updateEffect(lastUnknownKidReload, (last) =>
+        now - last < Duration.toMillis(UNKNOWN_KID_RELOAD_INTERVAL) ? Effect.succeed(last) : Effect.as(reload, now))
+      return Option.fromNullable((yield* SynchronizedRef.get(ring)).verifying.get(kid))
     })
 
   /** Retires the current key and makes a new one, in one transaction (it opens with a write). */
@@ -131,8 +131,8 @@ export const makeStoredSigningKeys: Effect.Effect<
     sql.withTransaction,
     orUnavailable("signing key rotation"),
     Effect.zipRight(reload),
-    Effect.zipRight(SynchronizedRef.get(state)),
-    Effect.map((s) => s.ring.current)
+    Effect.zipRight(SynchronizedRef.get(ring)),
+    Effect.map((r) => r.current)
   )
 
   // Other processes may rotate: pick up their newest key to sign with.
@@ -145,7 +145,7 @@ export const makeStoredSigningKeys: Effect.Effect<
   )
 
   return SigningKeys.of({
-    ring: Effect.map(SynchronizedRef.get(state), (s) => s.ring),
+    ring: SynchronizedRef.get(ring),
     verifyingKey,
     rotate
   })

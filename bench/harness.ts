@@ -2,6 +2,10 @@
  * A tiny benchmark harness: variants of one suite run interleaved, round after round (the order
  * alternates each round), so machine noise hits them alike; we report the median throughput of
  * each variant and the median of the per-round ratios to the suite's baseline.
+ *
+ * Throughput is per second of this process's CPU time (`process.cpuUsage`, user + system) by
+ * default: on a shared machine, wall time mostly measures the neighbours, CPU time much less.
+ * Async suites whose work happens in other processes (HTTP servers) should set `clock: "wall"`.
  */
 
 export interface Variant {
@@ -21,11 +25,15 @@ export interface Suite {
   readonly variants: ReadonlyArray<Variant>
   /** Throws if the variants disagree (checked once, before timing). */
   readonly check?: () => void | Promise<void>
+  /** "cpu" (default): this process's CPU time; "wall": elapsed time. */
+  readonly clock?: "cpu" | "wall"
 }
 
 export interface Options {
   readonly rounds: number
-  /** Target wall time of one timed batch, ms. */
+  /** Overrides the suite's clock (BENCH_CLOCK=wall|cpu). */
+  readonly clock?: "cpu" | "wall" | undefined
+  /** Target time of one timed batch, ms. */
   readonly batchMs: number
 }
 
@@ -44,18 +52,27 @@ export const median = (xs: ReadonlyArray<number>): number => {
   return s.length % 2 === 1 ? (s[mid] ?? Number.NaN) : ((s[mid - 1] ?? Number.NaN) + (s[mid] ?? Number.NaN)) / 2
 }
 
-const timeBatch = async (variant: Variant, iterations: number): Promise<number> => {
+type Clock = "cpu" | "wall"
+
+/** Milliseconds the batch took on `clock`. */
+const timeBatch = async (variant: Variant, iterations: number, clock: Clock): Promise<number> => {
   variant.reset?.()
-  const start = process.hrtime.bigint()
+  if (clock === "wall") {
+    const start = process.hrtime.bigint()
+    await variant.run(iterations)
+    return Number(process.hrtime.bigint() - start) / 1e6
+  }
+  const start = process.cpuUsage()
   await variant.run(iterations)
-  return Number(process.hrtime.bigint() - start) / 1e6
+  const used = process.cpuUsage(start)
+  return (used.user + used.system) / 1000
 }
 
 /** Iterations that take about `batchMs` (after warming the JIT up). */
-const calibrate = async (variant: Variant, batchMs: number): Promise<number> => {
+const calibrate = async (variant: Variant, batchMs: number, clock: Clock): Promise<number> => {
   let n = 100
   for (;;) {
-    const ms = await timeBatch(variant, n)
+    const ms = await timeBatch(variant, n, clock)
     if (ms >= batchMs / 4 || n >= 1e8) return Math.max(1, Math.round((n * batchMs) / Math.max(ms, 1e-3)))
     n *= 4
   }
@@ -63,15 +80,16 @@ const calibrate = async (variant: Variant, batchMs: number): Promise<number> => 
 
 export const runSuite = async (suite: Suite, options: Options): Promise<ReadonlyArray<VariantResult>> => {
   await suite.check?.()
+  const clock = options.clock ?? suite.clock ?? "cpu"
   const all = [suite.baseline, ...suite.variants]
   const iterations = new Map<Variant, number>()
-  for (const v of all) iterations.set(v, await calibrate(v, options.batchMs))
+  for (const v of all) iterations.set(v, await calibrate(v, options.batchMs, clock))
   const rates = new Map<Variant, Array<number>>(all.map((v) => [v, []]))
   for (let round = 0; round < options.rounds; round++) {
     const order = round % 2 === 0 ? all : [...all].reverse()
     for (const v of order) {
       const n = iterations.get(v) ?? 1
-      const ms = await timeBatch(v, n)
+      const ms = await timeBatch(v, n, clock)
       rates.get(v)?.push((n / ms) * 1000)
     }
   }
@@ -89,9 +107,10 @@ export const runSuite = async (suite: Suite, options: Options): Promise<Readonly
   })
 }
 
-export const formatResults = (suite: Suite, results: ReadonlyArray<VariantResult>): string => {
+export const formatResults = (suite: Suite, results: ReadonlyArray<VariantResult>, options: Options): string => {
+  const unit = (options.clock ?? suite.clock ?? "cpu") === "cpu" ? "CPU-s" : "s"
   const rows = results.map((r) =>
-    `  ${r.name.padEnd(44)} ${Math.round(r.medianOpsPerSecond).toLocaleString("en-US").padStart(12)} ${suite.unit}s/s` +
+    `  ${r.name.padEnd(44)} ${Math.round(r.medianOpsPerSecond).toLocaleString("en-US").padStart(12)} ${suite.unit}s/${unit}` +
     `   ×${r.medianRatio.toFixed(3)} of baseline [${r.ratioRange[0].toFixed(3)}–${r.ratioRange[1].toFixed(3)}]`
   )
   return [`${suite.name} (baseline: ${suite.baseline.name})`, ...rows].join("\n")

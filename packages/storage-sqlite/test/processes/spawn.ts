@@ -2,7 +2,8 @@
 import { spawn } from "node:child_process"
 import { createRequire } from "node:module"
 import { join } from "node:path"
-import { Effect } from "effect"
+import { Deferred, Effect } from "effect"
+import type { Scope } from "effect"
 
 const tsx = createRequire(import.meta.url).resolve("tsx")
 
@@ -12,15 +13,42 @@ export interface ProcessResult {
   readonly stderr: string
 }
 
-export const runProcess = (script: string, args: ReadonlyArray<string>): Effect.Effect<ProcessResult> =>
-  Effect.async<ProcessResult>((resume) => {
-    const child = spawn(process.execPath, ["--import", tsx, join(import.meta.dirname, script), ...args], {
-      stdio: ["ignore", "pipe", "pipe"]
-    })
+export interface RunningProcess {
+  /** Completes when the process has written `readyText` on stdout. */
+  readonly ready: Effect.Effect<void>
+  readonly done: Effect.Effect<ProcessResult>
+}
+
+/** Starts the script; the process is killed if the scope closes before it ends. */
+export const startProcess = (
+  script: string,
+  args: ReadonlyArray<string>,
+  readyText = ""
+): Effect.Effect<RunningProcess, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const ready = yield* Deferred.make<void>()
+    const done = yield* Deferred.make<ProcessResult>()
+    const child = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        spawn(process.execPath, ["--import", tsx, join(import.meta.dirname, script), ...args], {
+          stdio: ["ignore", "pipe", "pipe"]
+        })
+      ),
+      (child) => Effect.sync(() => child.exitCode === null && child.kill())
+    )
     let stdout = ""
     let stderr = ""
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")))
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8")
+      if (stdout.includes(readyText)) Deferred.unsafeDone(ready, Effect.void)
+    })
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
-    child.on("close", (code) => resume(Effect.succeed({ code, stdout, stderr })))
-    return Effect.sync(() => child.kill())
+    child.on("close", (code) => {
+      Deferred.unsafeDone(ready, Effect.void)
+      Deferred.unsafeDone(done, Effect.succeed({ code, stdout, stderr }))
+    })
+    return { ready: Deferred.await(ready), done: Deferred.await(done) }
   })
+
+export const runProcess = (script: string, args: ReadonlyArray<string>): Effect.Effect<ProcessResult> =>
+  Effect.scoped(Effect.flatMap(startProcess(script, args), (running) => running.done))

@@ -58,11 +58,10 @@ type WithMessage = { readonly message: string }
 const messageOnly = <E extends WithMessage, I, const Code extends ErrorCode>(
   self: Schema.Schema<E, I> & (new (props: { readonly message: string }) => E),
   code: Code,
-  status: number,
-  identifier: string
+  status: number
 ) =>
   Schema.transform(
-    Schema.Struct({ code: Schema.Literal(code), ...commonFields }).annotations({ identifier }),
+    Schema.Struct({ code: Schema.Literal(code), ...commonFields }),
     Schema.typeSchema(self),
     {
       strict: true,
@@ -77,7 +76,7 @@ export const InvalidRequestWire = Schema.transform(
     code: Schema.Literal("result:invalid-request"),
     ...commonFields,
     details: Schema.optional(Schema.Array(FieldIssue).annotations({ description: "One entry per offending field" }))
-  }).annotations({ identifier: "InvalidRequestError" }),
+  }),
   Schema.typeSchema(InvalidRequest),
   {
     strict: true,
@@ -95,7 +94,7 @@ export const AccountBlockedWire = Schema.transform(
     code: Schema.Literal("result:account-blocked"),
     ...commonFields,
     accountStatus: AccountStatus.annotations({ description: "The caller's own account status (Pending or Blocked)" })
-  }).annotations({ identifier: "AccountBlockedError" }),
+  }),
   Schema.typeSchema(AccountBlocked),
   {
     strict: true,
@@ -109,7 +108,7 @@ export const RateLimitedWire = Schema.transform(
     code: Schema.Literal("result:rate-limited"),
     ...commonFields,
     retryAfterSeconds: Schema.Int.annotations({ description: "Same value as the Retry-After header" })
-  }).annotations({ identifier: "RateLimitedError" }),
+  }),
   Schema.typeSchema(RateLimited),
   {
     strict: true,
@@ -123,7 +122,7 @@ export const MethodNotAllowedWire = Schema.transform(
     code: Schema.Literal("result:method-not-allowed"),
     ...commonFields,
     allow: Schema.Array(Schema.String).annotations({ description: "Same methods as the Allow header" })
-  }).annotations({ identifier: "MethodNotAllowedError" }),
+  }),
   Schema.typeSchema(MethodNotAllowed),
   {
     strict: true,
@@ -133,24 +132,24 @@ export const MethodNotAllowedWire = Schema.transform(
 ).annotations(HttpApiSchema.annotations({ status: 405 }))
 
 export const RouteMetadataIncompleteWire = messageOnly(
-  RouteMetadataIncomplete, "result:route-metadata-incomplete", 400, "RouteMetadataIncompleteError")
-export const MarketNotServedWire = messageOnly(MarketNotServed, "result:invalid-request", 400, "MarketNotServedError")
-export const BehaviorNotFoundWire = messageOnly(BehaviorNotFound, "result:invalid-request", 400, "BehaviorNotFoundError")
-export const InvalidCredentialsWire = messageOnly(InvalidCredentials, "result:invalid-credentials", 401, "InvalidCredentialsError")
-export const UnauthorizedWire = messageOnly(Unauthorized, "result:unauthorized", 401, "UnauthorizedError")
-export const TokenInvalidWire = messageOnly(TokenInvalid, "result:token-invalid", 401, "TokenInvalidError")
-export const TokenExpiredWire = messageOnly(TokenExpired, "result:token-expired", 401, "TokenExpiredError")
-export const TokenRevokedWire = messageOnly(TokenRevoked, "result:token-revoked", 401, "TokenRevokedError")
-export const TokenNotFoundWire = messageOnly(TokenNotFound, "result:not-found", 404, "TokenNotFoundError")
-export const AccountNotFoundWire = messageOnly(AccountNotFound, "result:not-found", 404, "AccountNotFoundError")
-export const UnknownRouteWire = messageOnly(UnknownRoute, "result:not-found", 404, "UnknownRouteError")
-export const PayloadTooLargeWire = messageOnly(PayloadTooLarge, "result:payload-too-large", 413, "PayloadTooLargeError")
+  RouteMetadataIncomplete, "result:route-metadata-incomplete", 400)
+export const MarketNotServedWire = messageOnly(MarketNotServed, "result:invalid-request", 400)
+export const BehaviorNotFoundWire = messageOnly(BehaviorNotFound, "result:invalid-request", 400)
+export const InvalidCredentialsWire = messageOnly(InvalidCredentials, "result:invalid-credentials", 401)
+export const UnauthorizedWire = messageOnly(Unauthorized, "result:unauthorized", 401)
+export const TokenInvalidWire = messageOnly(TokenInvalid, "result:token-invalid", 401)
+export const TokenExpiredWire = messageOnly(TokenExpired, "result:token-expired", 401)
+export const TokenRevokedWire = messageOnly(TokenRevoked, "result:token-revoked", 401)
+export const TokenNotFoundWire = messageOnly(TokenNotFound, "result:not-found", 404)
+export const AccountNotFoundWire = messageOnly(AccountNotFound, "result:not-found", 404)
+export const UnknownRouteWire = messageOnly(UnknownRoute, "result:not-found", 404)
+export const PayloadTooLargeWire = messageOnly(PayloadTooLarge, "result:payload-too-large", 413)
 export const UnsupportedMediaTypeWire = messageOnly(
-  UnsupportedMediaType, "result:unsupported-media-type", 415, "UnsupportedMediaTypeError")
-export const InternalErrorWire = messageOnly(InternalError, "result:internal", 500, "InternalError")
-export const StorageUnavailableWire = messageOnly(StorageUnavailable, "result:unavailable", 503, "StorageUnavailableError")
-export const AccessViewStaleWire = messageOnly(AccessViewStale, "result:unavailable", 503, "AccessViewStaleError")
-export const RouteUnavailableWire = messageOnly(RouteUnavailable, "result:unavailable", 503, "RouteUnavailableError")
+  UnsupportedMediaType, "result:unsupported-media-type", 415)
+export const InternalErrorWire = messageOnly(InternalError, "result:internal", 500)
+export const StorageUnavailableWire = messageOnly(StorageUnavailable, "result:unavailable", 503)
+export const AccessViewStaleWire = messageOnly(AccessViewStale, "result:unavailable", 503)
+export const RouteUnavailableWire = messageOnly(RouteUnavailable, "result:unavailable", 503)
 
 /** Every error the HTTP service can answer with. */
 export type RenderableError =

@@ -61,6 +61,25 @@ const readBounded = (
     })
   )
 
+/** No body of this API nests deeper than a few levels; deeper input is refused before decoding. */
+const MAX_JSON_DEPTH = 32
+
+/** Nesting depth of a parsed JSON value, without recursion (the input is untrusted). */
+export const jsonDepth = (value: unknown): number => {
+  let max = 0
+  const stack: Array<readonly [unknown, number]> = [[value, 1]]
+  while (stack.length > 0) {
+    const next = stack.pop()
+    if (next === undefined) break
+    const [v, depth] = next
+    if (typeof v !== "object" || v === null) continue
+    if (depth > max) max = depth
+    if (max > MAX_JSON_DEPTH) return max
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1])
+  }
+  return max
+}
+
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
 
 const parseJson = (bytes: Uint8Array): Effect.Effect<unknown, InvalidRequest> =>
@@ -94,6 +113,10 @@ export const readJsonBody = <A, I>(
       return yield* new UnsupportedMediaType({ message: "send the body as Content-Type: application/json" })
     }
     const json = yield* parseJson(bytes)
+    // Effect's issue formatting recurses into the offending value: keep that bounded.
+    if (jsonDepth(json) > MAX_JSON_DEPTH) {
+      return yield* new InvalidRequest({ message: `the request body nests deeper than ${MAX_JSON_DEPTH} levels` })
+    }
     return yield* Schema.decodeUnknown(schema, { errors: "all", onExcessProperty: "error" })(json).pipe(
       Effect.mapError((e) => invalidRequestFromParseError("the request body", e))
     )

@@ -12,7 +12,7 @@ const isRecord = (u: unknown): u is Json => typeof u === "object" && u !== null 
 const DECODE_ERROR_REF = "#/components/schemas/HttpApiDecodeError"
 
 /** Components that no operation references but the document keeps on purpose. */
-const KEPT_COMPONENTS = ["UnknownRouteError", "MethodNotAllowedError"]
+const KEPT_COMPONENTS = ["UnknownRoute", "MethodNotAllowed"]
 
 const header = (description: string, schema: Json = { type: "string" }): Json => ({ description, schema })
 
@@ -47,7 +47,8 @@ const transformOperation = (path: string, method: string, op: Json): Json => {
   const responses: Json = {}
   for (const [status, response] of Object.entries(isRecord(op.responses) ? op.responses : {})) {
     if (!isRecord(response)) continue
-    let next: Json = { ...response }
+    // The decode error's description ("did not match the expected schema") names what was removed.
+    let next: Json = status === "400" ? { ...response, description: "Invalid request" } : { ...response }
     if (isRecord(response.content)) {
       const content: Json = {}
       for (const [type, media] of Object.entries(response.content)) {

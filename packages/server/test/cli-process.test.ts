@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest"
 import { field } from "./support/Api.js"
-import { runCliProcess, stopAll, tempDir } from "./support/Processes.js"
+import { runCliProcess, stopAll, tempDir, PROCESS_TEST_TIMEOUT_MS } from "./support/Processes.js"
 
 const dir = tempDir("cli-process")
 afterAll(async () => {
@@ -12,7 +12,7 @@ afterAll(async () => {
   dir.remove()
 })
 
-describe("ridequote as a process", () => {
+describe("ridequote as a process", { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it("accounts create --json: exit 0 and stdout is exactly one JSON object, logs go to stderr", async () => {
     const database = dir.file("p.db")
     const r = await runCliProcess(["accounts", "create", "--name", "Shell", "--json"], {

@@ -16,11 +16,11 @@ import {
   revoke,
   tokenOf
 } from "./support/Api.js"
-import { runCliProcess, type Served, startServe, stopAll, tempDir } from "./support/Processes.js"
+import { runCliProcess, type Served, startServe, stopAll, tempDir, PROCESS_TEST_TIMEOUT_MS } from "./support/Processes.js"
 
 const PROPAGATION_DEADLINE_MS = 10_000
 
-describe("several serve processes and the CLI on one SQLite file", () => {
+describe("several serve processes and the CLI on one SQLite file", { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   const dir = tempDir("multi")
   const database = dir.file("shared.db")
   const env = { RIDEQUOTE_DATABASE: database, RIDEQUOTE_REFRESH_INTERVAL: "1", RIDEQUOTE_RATE_LIMIT: "0" }

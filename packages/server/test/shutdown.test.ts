@@ -6,7 +6,7 @@ import { Agent, request } from "node:http"
 import { afterAll, describe, expect, it } from "vitest"
 import { createAccountWithCli, field, issueToken, me, quote, SAMPLE_QUOTE, tokenOf } from "./support/Api.js"
 import { auditedRequestIds } from "./support/Audit.js"
-import { startServe, stopAll, tempDir } from "./support/Processes.js"
+import { startServe, stopAll, tempDir, PROCESS_TEST_TIMEOUT_MS } from "./support/Processes.js"
 
 const dir = tempDir("shutdown")
 const env = (database: string) => ({ RIDEQUOTE_DATABASE: database, RIDEQUOTE_RATE_LIMIT: "0" })
@@ -16,7 +16,7 @@ afterAll(async () => {
   dir.remove()
 })
 
-describe("durability: SIGKILL in the middle of a stream of quotes", () => {
+describe("durability: SIGKILL in the middle of a stream of quotes", { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it("every quote answered 200 before the kill has its audit entry (requestId) in the database", async () => {
     const database = dir.file("kill.db")
     const served = await startServe(env(database))
@@ -93,7 +93,7 @@ const post = (agent: Agent, url: string, path: string, headers: Record<string, s
   return { written, reply }
 }
 
-describe("graceful stop: SIGTERM while requests are in flight", () => {
+describe("graceful stop: SIGTERM while requests are in flight", { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it("in-flight quotes complete with 200, their audit entries exist, and the process exits 0", async () => {
     const database = dir.file("term.db")
     const served = await startServe(env(database))

@@ -15,6 +15,11 @@ const BIN = join(REPO_ROOT, "packages/server/src/bin.ts")
 /** tsx compiles on the fly; on a loaded 2-core machine a cold start takes several seconds. */
 export const START_TIMEOUT_MS = 90_000
 const CLI_TIMEOUT_MS = 90_000
+/**
+ * Per test: a test starts up to two servers and a few CLI processes, each a cold tsx start
+ * that takes 3 s on a quiet machine and 10–30 s on this shared one under load.
+ */
+export const PROCESS_TEST_TIMEOUT_MS = 240_000
 
 const children = new Set<ChildProcess>()
 

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "@effect/vitest"
+import { StorageUnavailable } from "@ridequote/core"
+import { Deferred, Effect, Exit, Fiber, Metric, Ref, Scope } from "effect"
+import { makeGroupCommit } from "../src/index.js"
+
+let gauges = 0
+const freshGauge = () => Metric.gauge(`test_group_commit_depth_${++gauges}`)
+
+/** Waits (by yielding, not sleeping) until the gauge reads `n`. */
+const untilDepth = (gauge: Metric.Metric.Gauge<number>, n: number) =>
+  Metric.value(gauge).pipe(Effect.zipLeft(Effect.yieldNow()), Effect.repeat({ until: (state) => state.value === n }))
+
+describe("group commit", () => {
+  it.scoped("concurrent submits share transactions, and each returns only after its commit", () =>
+    Effect.gen(function*() {
+      const commits = yield* Ref.make<ReadonlyArray<ReadonlyArray<number>>>([])
+      const group = yield* makeGroupCommit({
+        commit: (rows: ReadonlyArray<number>) => Ref.update(commits, (all) => [...all, rows]),
+        depth: freshGauge()
+      })
+      const rows = Array.from({ length: 200 }, (_, i) => i)
+      yield* Effect.forEach(rows, (row) =>
+        Effect.zipRight(group.submit(row), Effect.flatMap(Ref.get(commits), (all) =>
+          // by the time submit returns, its row is in a committed batch
+          all.some((batch) => batch.includes(row)) ? Effect.void : Effect.die(`row ${row} acknowledged before commit`))),
+        { concurrency: "unbounded", discard: true })
+      const all = yield* Ref.get(commits)
+      expect(all.flat().sort((a, b) => a - b)).toEqual(rows)
+      expect(all.length).toBeLessThan(rows.length)
+    }))
+
+  it.scoped("a failed commit fails every submit of that batch with StorageUnavailable; the next batch commits", () =>
+    Effect.gen(function*() {
+      const failing = yield* Ref.make(true)
+      const committed = yield* Ref.make<ReadonlyArray<string>>([])
+      const depth = freshGauge()
+      const group = yield* makeGroupCommit({
+        commit: (rows: ReadonlyArray<string>) =>
+          Effect.flatMap(Ref.get(failing), (fail) =>
+            fail
+              ? Effect.fail(new StorageUnavailable({ message: "disk on fire" }))
+              : Ref.update(committed, (all) => [...all, ...rows])),
+        depth
+      })
+      const errors = yield* Effect.forEach(["a", "b", "c"], (row) => Effect.flip(group.submit(row)), {
+        concurrency: "unbounded"
+      })
+      expect(errors.map((e) => e.message)).toEqual(["disk on fire", "disk on fire", "disk on fire"])
+      yield* Ref.set(failing, false)
+      yield* group.submit("d")
+      expect(yield* Ref.get(committed)).toEqual(["d"])
+      expect((yield* Metric.value(depth)).value).toBe(0)
+    }))
+
+  it.scoped("a defect in the commit still answers the waiters (StorageUnavailable), never leaves them hanging", () =>
+    Effect.gen(function*() {
+      const group = yield* makeGroupCommit({ commit: () => Effect.die("bug"), depth: freshGauge() })
+      const error = yield* Effect.flip(group.submit(1))
+      expect(error._tag).toBe("StorageUnavailable")
+    }))
+
+  it.effect("closing the scope commits everything already queued, then refuses new submits", () =>
+    Effect.gen(function*() {
+      const gate = yield* Deferred.make<void>()
+      const committed = yield* Ref.make<ReadonlyArray<number>>([])
+      const depth = freshGauge()
+      const scope = yield* Scope.make()
+      const group = yield* makeGroupCommit({
+        commit: (rows: ReadonlyArray<number>) =>
+          Effect.zipRight(Deferred.await(gate), Ref.update(committed, (all) => [...all, ...rows])),
+        depth
+      }).pipe(Scope.extend(scope))
+
+      // eleven submits wait: some in the batch held at the gate, the rest in the queue
+      const submits = yield* Effect.fork(
+        Effect.forEach(Array.from({ length: 11 }, (_, i) => i), group.submit, { concurrency: "unbounded" })
+      )
+      yield* untilDepth(depth, 11)
+      const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
+      yield* Deferred.succeed(gate, undefined)
+      yield* Fiber.join(closing)
+
+      expect(Exit.isSuccess(yield* Fiber.await(submits))).toBe(true)
+      expect([...(yield* Ref.get(committed))].sort((a, b) => a - b)).toEqual(Array.from({ length: 11 }, (_, i) => i))
+      const late = yield* Effect.flip(group.submit(99))
+      expect(late.message).toContain("shutting down")
+    }))
+})

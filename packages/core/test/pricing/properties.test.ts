@@ -150,7 +150,7 @@ describe("quote properties", () => {
       const first = yield* Effect.provide(Quotes, engine())
       const second = yield* Effect.provide(Quotes, engine())
       const samples = fc.sample(fc.tuple(arbitraryQuoteRequest({ now: NOW }), arbitraryAccount({ status: "Active" })), {
-        numRuns: 1000,
+        numRuns: 600,
         seed: 42
       })
       for (const [request, who] of samples) {
@@ -172,7 +172,7 @@ describe("quote properties", () => {
           fc.tuple(arbitraryQuoteRequest({ now: NOW }), arbitraryAccount({ status: "Blocked" }), fc.constant("result:account-blocked")),
           fc.tuple(arbitraryQuoteRequest({ now: NOW }), arbitraryAccount({ status: "Pending" }), fc.constant("result:account-blocked"))
         ),
-        { numRuns: 1500, seed: 7 }
+        { numRuns: 1000, seed: 7 }
       )
       yield* TestClock.setTime(NOW_MS)
       const quotes = yield* Quotes

@@ -27,10 +27,10 @@ export const toMinor = (amount: number, currency: Currency): Minor => {
 }
 
 /** Major units for the wire: an exact decimal on the minor-unit grid. */
-export const toMajor = (minor: Minor, currency: Currency): number => {
-  const digits = minorDigits(currency)
-  return digits === 0 ? minor : Number((minor / 10 ** digits).toFixed(digits))
-}
+export const toMajor = (minor: Minor, currency: Currency): number =>
+  // IEEE division is correctly rounded, so this is already the double nearest the decimal
+  // (what parsing its decimal string would give), without the cost of formatting one.
+  minor / 10 ** minorDigits(currency)
 
 /** A non-negative finite major-unit price, as it appears on the wire. */
 export const Price = Schema.Number.pipe(Schema.finite(), Schema.nonNegative()).annotations({ identifier: "Price" })

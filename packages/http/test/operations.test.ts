@@ -1,6 +1,9 @@
 /** The operational endpoints: health, OpenAPI document, docs page and Prometheus metrics. */
+import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
-import { ErrorCode } from "@ridequote/core"
+import { ErrorCode, Jti, TokenNotFound } from "@ridequote/core"
+import { randomUUID } from "node:crypto"
+import { RidequoteApi } from "../src/index.js"
 import { InMemoryAuditLog, InMemoryStorageLive } from "@ridequote/core/testing"
 import { Effect, Layer } from "effect"
 import { call, makeTestApp, signedIn } from "./harness.js"
@@ -55,6 +58,20 @@ describe("operational endpoints", () => {
         const token = doc.paths["/v1/auth/token"]?.["post"]
         expect(Object.keys(token?.responses ?? {}).sort()).toEqual(["200", "400", "401", "403", "500", "503"])
         expect(Object.keys(doc.paths["/v1/customer/me"]?.["get"]?.responses ?? {}).sort()).toEqual(["200", "401", "429", "500", "503"])
+      }))
+
+    it.effect("typed client from RidequoteApi: successes decode to core's types, errors to core's error classes", () =>
+      Effect.gen(function*() {
+        const { token } = yield* signedIn()
+        const client = yield* HttpApiClient.make(RidequoteApi, {
+          transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(token))
+        })
+        const me = yield* client.customer.me()
+        expect(me.status).toBe("Active")
+        const missing = yield* client.auth.revokeToken({ payload: { jti: Jti.make(randomUUID()) } }).pipe(Effect.flip)
+        expect(missing).toBeInstanceOf(TokenNotFound)
+        const page = yield* client.audit.recent({ urlParams: { limit: 5 } })
+        expect(page).toEqual([])
       }))
 
     it.effect("/docs → 200 text/html, self-contained (no CDN)", () =>

@@ -1,0 +1,59 @@
+/** The error table agrees with core: each row's wire code is the error's own `.code`. */
+import { describe, expect, it } from "@effect/vitest"
+import {
+  AccessViewStale, AccountBlocked, AccountNotFound, BehaviorNotFound, InvalidCredentials, InvalidRequest,
+  MarketNotServed, RouteMetadataIncomplete, RouteUnavailable, StorageUnavailable, TokenExpired, TokenInvalid,
+  TokenNotFound, TokenRevoked, Unauthorized
+} from "@ridequote/core"
+import {
+  errorBody, errorTable, InternalError, MethodNotAllowed, PayloadTooLarge, RateLimited, UnknownRoute, UnsupportedMediaType
+} from "../src/index.js"
+import type { RenderableError } from "../src/index.js"
+
+const message = "m"
+const samples: ReadonlyArray<RenderableError> = [
+  new InvalidRequest({ message, details: [{ path: ["a"], message }] }),
+  new RouteMetadataIncomplete({ message }),
+  new MarketNotServed({ message }),
+  new BehaviorNotFound({ message }),
+  new InvalidCredentials({ message }),
+  new Unauthorized({ message }),
+  new TokenInvalid({ message }),
+  new TokenExpired({ message }),
+  new TokenRevoked({ message }),
+  new AccountBlocked({ message, status: "Pending" }),
+  new TokenNotFound({ message }),
+  new AccountNotFound({ message }),
+  new UnknownRoute({ message }),
+  new MethodNotAllowed({ message, allow: ["GET"] }),
+  new PayloadTooLarge({ message }),
+  new UnsupportedMediaType({ message }),
+  new RateLimited({ message, retryAfterSeconds: 3 }),
+  new InternalError({ message }),
+  new StorageUnavailable({ message }),
+  new AccessViewStale({ message }),
+  new RouteUnavailable({ message })
+]
+
+describe("error table", () => {
+  it("has a row for every renderable error, and each row's code is the error's .code", () => {
+    expect(samples.map((e) => e._tag).sort()).toEqual(Object.keys(errorTable).sort())
+    for (const e of samples) {
+      const row = errorTable[e._tag]
+      expect(row.code, e._tag).toBe(e.code)
+      const { body, status } = errorBody(e)
+      expect(status).toBe(row.status)
+      expect(body.code).toBe(e.code)
+    }
+  })
+
+  it("bodies are {code, message, details?} plus the row's own fields; requestId when asked", () => {
+    expect(errorBody(samples[0] as RenderableError, "id-1").body).toEqual({
+      code: "result:invalid-request", message, details: [{ path: ["a"], message }], requestId: "id-1"
+    })
+    expect(errorBody(new AccountBlocked({ message, status: "Blocked" })).body).toEqual({
+      code: "result:account-blocked", message, accountStatus: "Blocked"
+    })
+    expect(errorBody(new TokenExpired({ message })).body).toEqual({ code: "result:token-expired", message })
+  })
+})

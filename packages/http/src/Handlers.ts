@@ -83,7 +83,7 @@ export const QuotesHandlersLive = HttpApiBuilder.group(RidequoteApi, "quotes", (
         const context = { requestId, receivedAt }
         // Decoded here, after authentication, so that an undecodable body is audited too.
         const body = yield* readJsonBody(request, QuoteRequest, config.maxBodyBytes).pipe(
-          Effect.catchTag("InvalidRequest", (e) => quotes.reject(caller.account, e, context))
+          Effect.catchAll((e) => quotes.reject(caller.account, e, context))
         )
         const response = yield* quotes.quote(caller.account, body, context)
         yield* recordQuote(response.mode)

@@ -431,6 +431,11 @@ export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer):
           // A JSON body with charset or a +json type is fine.
           const ok = yield* call("POST", "/v1/quote", { token, body: JSON.stringify(trip), contentType: "application/json; charset=utf-8" })
           expect(ok.status, ok.text).toBe(200)
+          // Contract §5: refused quote requests of an authenticated caller are audited too.
+          const refused = (yield* auditOf(token)).filter((e) => e.decision.outcome === "rejected")
+          expect(refused.map((e) => (e.decision as { code: string }).code)).toEqual(
+            Array.from({ length: 4 }, () => "result:unsupported-media-type")
+          )
         }))
 
       it.effect("a body over 64 KiB → 413 result:payload-too-large (declared length and chunked)", () =>
@@ -446,6 +451,8 @@ export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer):
           const pad = "x".repeat(64 * 1024 - atLimit.length)
           const edge = yield* call("POST", "/v1/quote", { token, body: JSON.stringify({ ...trip, p: pad }), contentType: "application/json" })
           expectError(edge, 400, "result:invalid-request")
+          const codes = (yield* auditOf(token)).map((e) => (e.decision as { code?: string }).code)
+          expect(codes).toEqual(["result:invalid-request", "result:payload-too-large", "result:payload-too-large"])
         }))
 
       it.effect("audit query: limit outside 1..500, half a cursor, bad timestamps, unknown parameters → 400", () =>

@@ -4,6 +4,7 @@ import type { Account } from "../Account.js"
 import type { Decision, QuotedDecision, RejectedDecision } from "../Audit.js"
 import type {
   BehaviorNotFound,
+  ErrorCode,
   InvalidRequest,
   QuoteError,
   RouteMetadataIncomplete,
@@ -39,15 +40,24 @@ export interface Quotes {
     request: QuoteRequest,
     context: QuoteContext
   ) => Effect.Effect<QuoteResponse, QuoteError | StorageUnavailable>
-  /** Records a request whose body could not be decoded, then fails with the same error. */
-  readonly reject: (
+  /**
+   * Records a request the host refused before it could be quoted (a body that is not JSON,
+   * too large, of the wrong media type, or that does not decode), then fails with that error.
+   */
+  readonly reject: <E extends Rejection>(
     account: Account,
-    error: InvalidRequest,
+    error: E,
     context: QuoteContext
-  ) => Effect.Effect<never, InvalidRequest | StorageUnavailable>
+  ) => Effect.Effect<never, E | StorageUnavailable>
 }
 
 export const Quotes = Context.GenericTag<Quotes>("@ridequote/core/Quotes")
+
+/** Any refusal that carries a wire code, from core or from the host's edge (413, 415…). */
+export interface Rejection {
+  readonly code: ErrorCode
+  readonly message: string
+}
 
 /** A priced quote: what the caller gets and what the audit keeps. */
 interface Quoted {
@@ -65,7 +75,7 @@ interface InFlight {
 
 type Outcome = Effect.Effect<Quoted, QuoteError | BehaviorNotFound>
 
-const rejected = (error: QuoteError | InvalidRequest): RejectedDecision => ({
+const rejected = (error: Rejection): RejectedDecision => ({
   outcome: "rejected",
   code: error.code,
   message: error.message

@@ -14,6 +14,7 @@ const T0 = Date.UTC(2026, 10, 22, 0, 0, 0)
 const toEntry = (record: AuditRecord): AuditEntry => ({
   requestId: record.requestId,
   receivedAt: record.receivedAt,
+  ...(record.request !== undefined ? { request: record.request } : {}),
   decision: record.decision
 })
 
@@ -168,7 +169,11 @@ describe("AuditLog on SQLite", () => {
           return yield* sql<{ entry: string }>`SELECT entry FROM audit WHERE request_id = ${record.requestId}`
         }).pipe(Effect.provide(SqliteClientLive(filename)))
         expect(entries).toHaveLength(1)
-        expect(JSON.parse(at(entries, 0).entry)).toMatchObject({ requestId: record.requestId, decision: { outcome: "quoted" } })
+        expect(JSON.parse(at(entries, 0).entry)).toMatchObject({
+          requestId: record.requestId,
+          request: { distanceKm: 12.5, scheduledAt: "2026-11-22T12:00:00.000Z" },
+          decision: { outcome: "quoted" }
+        })
       }))
     }))
 

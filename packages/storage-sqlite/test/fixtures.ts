@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { AccountId, ApiKey, AuditRecord, Decision, Jti, RequestId, SecretHash, StoredCredentials } from "@ridequote/core"
-import { Account, AccountId as AccountIdSchema, Decision as DecisionSchema, ApiKey as ApiKeySchema, Jti as JtiSchema, RequestId as RequestIdSchema, uuidV4FromBytes } from "@ridequote/core"
+import type { AccountId, ApiKey, AuditRecord, Decision, Jti, QuoteRequest, RequestId, SecretHash, StoredCredentials } from "@ridequote/core"
+import { Account, AccountId as AccountIdSchema, Decision as DecisionSchema, QuoteRequest as QuoteRequestSchema, ApiKey as ApiKeySchema, Jti as JtiSchema, RequestId as RequestIdSchema, uuidV4FromBytes } from "@ridequote/core"
 import { migrate, SqlStorageLive } from "@ridequote/storage-sql"
 import type { StoragePorts } from "@ridequote/storage-sql"
 import { DateTime, Layer, Schema } from "effect"
@@ -72,10 +72,20 @@ export const quoted: Decision = Schema.decodeUnknownSync(DecisionSchema)({
   marketPrices: { "acme/Standard": { p5: 18, p25: 21, p50: 24, p75: 27, p95: 31.5 } }
 })
 
+/** The decoded request a quoted entry carries (rejected ones here carry none, as when a body did not decode). */
+export const sampleRequest: QuoteRequest = Schema.decodeUnknownSync(QuoteRequestSchema)({
+  pickup: { latitude: 40.7484, longitude: -73.9857 },
+  destination: { latitude: 40.6413, longitude: -73.7781 },
+  distanceKm: 12.5,
+  durationMinutes: 24,
+  scheduledAt: "2026-11-22T12:00:00.000Z"
+})
+
 export const auditRecord = (accountId: AccountId, receivedAtMs: number, decision: Decision = rejected): AuditRecord => ({
   accountId,
   requestId: newRequestId(),
   receivedAt: DateTime.unsafeMake(receivedAtMs),
+  ...(decision.outcome === "quoted" ? { request: sampleRequest } : {}),
   decision
 })
 

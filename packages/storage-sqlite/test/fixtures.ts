@@ -15,7 +15,10 @@ import { SqliteClientLive } from "../src/index.js"
 /** A fresh directory for this test file; every database of the file lives in it. */
 export const tempDirectory = (): { readonly file: (name: string) => string } => {
   const dir = mkdtempSync(join(tmpdir(), "ridequote-storage-"))
-  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  const remove = () => rmSync(dir, { recursive: true, force: true })
+  afterAll(remove)
+  // also when a failing run skips the hooks after a layer's teardown
+  process.once("exit", remove)
   let n = 0
   return { file: (name) => join(dir, `${name}-${++n}.db`) }
 }

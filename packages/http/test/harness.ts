@@ -21,7 +21,7 @@ import {
   TokenStore
 } from "@ridequote/core"
 import type { AccountStatus, CreatedAccount, IssuedToken, Randomness } from "@ridequote/core"
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, LogLevel, Logger, Redacted } from "effect"
 import { HttpHostLive } from "../src/index.js"
 import type { RidequoteHttpOptions } from "../src/index.js"
 
@@ -83,7 +83,9 @@ export const makeTestApp = (makeStorage: MakeStorageLayer, options?: Partial<Rid
   return HttpHostLive(options).pipe(
     Layer.provideMerge(engine),
     Layer.provideMerge(RandomnessLive),
-    Layer.provideMerge(NodeHttpServer.layerTest)
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    // One info line per request would bury the test report; warnings and errors still show.
+    Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
   )
 }
 

@@ -2,7 +2,7 @@
  * Randomness as a service, so tests can make ids and secrets reproducible. The default draws
  * from the operating system's CSPRNG (node:crypto), which secrets and token ids require.
  */
-import { randomBytes } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
 
 export interface Randomness {
@@ -32,25 +32,24 @@ export const makeRandomness = (bytes: (n: number) => Uint8Array): Randomness => 
 export const RandomnessLive: Layer.Layer<Randomness> = Layer.succeed(Randomness, makeRandomness((n) => new Uint8Array(randomBytes(n))))
 
 /**
- * Deterministic randomness from a seed (xorshift128+), for tests and reproducible examples.
- * Never use it for real credentials.
+ * Deterministic randomness from a seed, for tests and reproducible examples: SHA-256 in
+ * counter mode (block i = SHA-256(seed ‖ i)), so the stream never cycles in practice and
+ * different seeds give unrelated streams. Never use it for real credentials.
  */
 export const seededRandomness = (seed: number): Randomness => {
-  let s0 = (seed >>> 0) || 0x9e3779b9
-  let s1 = 0x6c078965 ^ s0
-  const next = (): number => {
-    let x = s0
-    const y = s1
-    s0 = y
-    x ^= x << 23
-    x ^= x >>> 17
-    x ^= y ^ (y >>> 26)
-    s1 = x
-    return (s0 + s1) >>> 0
+  let counter = 0
+  let block = new Uint8Array(0)
+  let offset = 0
+  const nextByte = (): number => {
+    if (offset >= block.length) {
+      block = new Uint8Array(createHash("sha256").update(`${seed}:${counter++}`).digest())
+      offset = 0
+    }
+    return block[offset++] ?? 0
   }
   return makeRandomness((n) => {
     const out = new Uint8Array(n)
-    for (let i = 0; i < n; i++) out[i] = next() & 0xff
+    for (let i = 0; i < n; i++) out[i] = nextByte()
     return out
   })
 }

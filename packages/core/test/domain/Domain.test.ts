@@ -81,6 +81,13 @@ describe("Randomness", () => {
       expect(a).not.toBe(c)
       expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
     }))
+  it.effect("a seeded source does not cycle: 20 000 UUIDs are all distinct", () =>
+    Effect.gen(function*() {
+      const source = seededRandomness(7)
+      const ids = new Set<string>()
+      for (let i = 0; i < 20_000; i++) ids.add(yield* source.uuidV4)
+      expect(ids.size).toBe(20_000)
+    }))
   it("sets version and variant bits whatever the bytes", () => {
     expect(uuidV4FromBytes(new Uint8Array(16).fill(0xff))).toBe("ffffffff-ffff-4fff-bfff-ffffffffffff")
     expect(uuidV4FromBytes(new Uint8Array(16))).toBe("00000000-0000-4000-8000-000000000000")

@@ -230,6 +230,8 @@ export class RidequoteApi extends HttpApi.make("ridequote")
       "result:method-not-allowed (MethodNotAllowedError, with an Allow header), before authentication.",
     // The repository grants no license; npm documents "UNLICENSED" as exactly that.
     license: { name: "UNLICENSED", url: "https://docs.npmjs.com/cli/v10/configuring-npm/package-json#license" },
+    // Relative: the document describes whichever host serves it.
+    servers: [{ url: "/", description: "the host serving this document" }],
     transform: ApiDocumentTransform
   }))
 {}

@@ -45,6 +45,9 @@ export const makeGroupCommit = <Row>(
     const maxBatch = Math.max(1, options.maxBatch ?? 5_000)
     const queue = yield* Queue.unbounded<Item<Row>>()
     const closed = yield* Ref.make(false)
+    // Registers the gauge (at its current value, 0 in a fresh process) so /metrics shows the
+    // queue from the start, not only after the first append.
+    yield* Metric.modify(options.depth, 0)
 
     const commitBatch = (batch: ReadonlyArray<Pending<Row>>) =>
       Effect.gen(function*() {

@@ -23,10 +23,7 @@ export const tempDirectory = (): { readonly file: (name: string) => string } => 
   return { file: (name) => join(dir, `${name}-${++n}.db`) }
 }
 
-/**
- * Deterministic, never-repeating test bytes: SHA-256 of a counter. (Core's seededRandomness
- * repeats after 4095 UUIDs, too few for the volumes here.)
- */
+/** Deterministic, never-repeating test bytes: SHA-256 of a counter. */
 let counter = 0
 const bytes = (n: number): Uint8Array => {
   const digest = createHash("sha256").update(`storage-sqlite test ${++counter}`).digest()

@@ -19,11 +19,15 @@ import type { AuditLog } from "./ports/AuditLog.js"
 import type { MarketData } from "./ports/MarketData.js"
 import type { RouteResolver } from "./ports/RouteResolver.js"
 import type { SigningKeys } from "./ports/SigningKeys.js"
+import type { StorageHealth } from "./ports/StorageHealth.js"
 import type { TokenStore } from "./ports/TokenStore.js"
 import type { Randomness } from "./Randomness.js"
 
 /** What the engine gives: the services hosts and embedders call. */
 export type EngineServices = Tokens | Accounts | Quotes | AccessSnapshot | Credentials | Behaviors | Pricing
+
+/** Every port a storage adapter provides (SQLite, the in-memory kit, …). */
+export type StoragePorts = AccountStore | TokenStore | AccessFeed | AuditLog | SigningKeys | StorageHealth
 
 /** What the engine needs. */
 export type EnginePorts =

@@ -20,13 +20,13 @@ import {
   StorageUnavailable,
   TokenStore
 } from "@ridequote/core"
-import type { AccountStatus, CreatedAccount, IssuedToken, Randomness } from "@ridequote/core"
+import type { AccountStatus, CreatedAccount, IssuedToken, Randomness, StoragePorts } from "@ridequote/core"
 import { Context, Effect, Layer, LogLevel, Logger, Redacted } from "effect"
 import { HttpHostLive } from "../src/index.js"
+
+export type { StoragePorts }
 import type { RidequoteHttpOptions } from "../src/index.js"
 
-/** What a storage adapter provides. */
-export type StoragePorts = AccountStore | TokenStore | AccessFeed | AuditLog | SigningKeys | StorageHealth
 
 /** Takes the storage "down" (every operation fails with StorageUnavailable) and back up. */
 export interface StorageSwitch {

@@ -8,20 +8,12 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
-import type {
-  AccessFeed,
-  AccountStore,
-  AuditLog,
-  SigningKeys,
-  StorageHealth,
-  StorageUnavailable,
-  TokenStore
-} from "@ridequote/core"
+import type { StoragePorts, StorageUnavailable } from "@ridequote/core"
 import { migrateSqlite, SqliteStorageLive } from "@ridequote/storage-sqlite"
 import type { DatabaseLocation } from "./Settings.js"
 
-/** Every port a storage adapter provides. */
-export type StoragePorts = AccountStore | TokenStore | AccessFeed | AuditLog | SigningKeys | StorageHealth
+export type { StoragePorts }
+
 
 export class DatabaseNotSupported extends Data.TaggedError("DatabaseNotSupported")<{ readonly message: string }> {}
 

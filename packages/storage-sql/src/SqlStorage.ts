@@ -1,6 +1,6 @@
 /** Every storage port of core over one `SqlClient`. */
 import type * as SqlClient from "@effect/sql/SqlClient"
-import type { AccessFeed, AccountStore, AuditLog, SigningKeys, StorageHealth, StorageUnavailable, TokenStore } from "@ridequote/core"
+import type { StoragePorts, StorageUnavailable } from "@ridequote/core"
 import { Layer } from "effect"
 import type { Redacted } from "effect"
 import { SqlAccessFeedLive } from "./AccessFeed.js"
@@ -11,7 +11,7 @@ import { SqlSigningKeysLive } from "./SigningKeys.js"
 import { SqlStorageHealthLive } from "./StorageHealth.js"
 import { SqlTokenStoreLive } from "./TokenStore.js"
 
-export type StoragePorts = AccountStore | TokenStore | AccessFeed | AuditLog | SigningKeys | StorageHealth
+export type { StoragePorts }
 
 export interface SqlStorageOptions {
   /** RIDEQUOTE_JWT_SECRET (≥ 32 bytes): one fixed signing key instead of the `signing_keys` table. */

@@ -47,7 +47,8 @@ export const Area = Schema.Union(BoundingBox, Polygon).annotations({ identifier:
 export type Area = typeof Area.Type
 
 export const RouteProfileJson = Schema.Struct({
-  detourFactor: Positive,
+  // Core's resolver refuses a road shorter than the great circle.
+  detourFactor: Schema.Number.pipe(Schema.finite(), Schema.greaterThanOrEqualTo(1)),
   speedKmhByHour: Schema.Array(Positive).pipe(Schema.itemsCount(24))
 })
 

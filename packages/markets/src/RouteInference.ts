@@ -1,13 +1,11 @@
 /**
- * The route core's offline resolver infers from a market's route profile (core's
- * `estimateRoute`: great-circle × detour factor; 1 min pickup/drop-off overhead + distance at
- * the local hour's speed; rounded to 10 m and 0.1 min). Fitting and evaluation need it for
- * ~10⁵ rows without running an Effect per row, so it is restated here as a plain function; a
- * test pins it to `estimateRoute` so the two cannot drift apart. The "resolved" residuals are
- * then calibrated against exactly what the service infers.
+ * The route the service would infer for a trip record: core's offline estimator with the
+ * market's fitted profile, plus the great-circle distance (the "too short to resolve" cut).
+ * Fitting and evaluation calibrate the "resolved" residuals against exactly this.
  */
-import { greatCircleKm, PICKUP_DROPOFF_MINUTES } from "@ridequote/core"
+import { estimateRoute, greatCircleKm } from "@ridequote/core"
 import type { Coordinates, RouteProfile } from "@ridequote/core"
+import { Either } from "effect"
 
 export interface InferredRoute {
   readonly greatCircleKm: number
@@ -15,20 +13,16 @@ export interface InferredRoute {
   readonly durationMinutes: number
 }
 
-const round = (x: number, step: number, digits: number): number => Number((Math.round(x / step) * step).toFixed(digits))
-
+/**
+ * Profiles reaching here are valid (fitted with a detour factor ≥ 1 and positive speeds, or
+ * decoded by the model schema, which requires the same), so a refusal is a bug, not data.
+ */
 export const inferRoute = (
   profile: RouteProfile,
   pickup: Coordinates,
   destination: Coordinates,
   hour: number
 ): InferredRoute => {
-  const gc = greatCircleKm(pickup, destination)
-  const distanceKm = gc * profile.detourFactor
-  const speed = profile.speedKmhByHour[hour] ?? profile.speedKmhByHour[0] ?? 20
-  return {
-    greatCircleKm: gc,
-    distanceKm: round(distanceKm, 0.01, 2),
-    durationMinutes: round(PICKUP_DROPOFF_MINUTES + (distanceKm / speed) * 60, 0.1, 1)
-  }
+  const route = Either.getOrThrowWith(estimateRoute(pickup, destination, hour, profile), (e) => e)
+  return { greatCircleKm: greatCircleKm(pickup, destination), ...route }
 }

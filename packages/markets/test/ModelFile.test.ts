@@ -45,6 +45,11 @@ describe("the market model file", () => {
     if (Either.isLeft(result)) expect(result.left.message).toContain("quantiles cross")
   })
 
+  it("rejects a route profile whose roads are shorter than the great circle (detour factor < 1)", () => {
+    const result = parseModel("m.json", edited((j) => { (j["routeProfile"] as { detourFactor: number }).detourFactor = 0.9 }))
+    expect(Either.isLeft(result)).toBe(true)
+  })
+
   it("rejects an unknown time zone", () => {
     const result = parseModel("m.json", edited((j) => { j["timeZone"] = "Mars/Olympus_Mons" }))
     expect(Either.isLeft(result)).toBe(true)

@@ -2,7 +2,7 @@
  * The offline route resolver: infers distance and duration from two points with no road
  * network, from the market's route profile. Sources of the default constants: docs/pricing.md.
  */
-import { Effect, Layer } from "effect"
+import { Either, Layer } from "effect"
 import { RouteUnavailable } from "../Errors.js"
 import type { Coordinates } from "../Geo.js"
 import { greatCircleKm } from "../Geo.js"
@@ -52,17 +52,19 @@ export const estimateRoute = (
   destination: Coordinates,
   localHour: number,
   profile: RouteProfile
-): Effect.Effect<ResolvedRoute, RouteUnavailable> => {
+): Either.Either<ResolvedRoute, RouteUnavailable> => {
+  // An Either, not an Effect: fitting code calls this for every trip record, and an Either is
+  // still an Effect wherever one is expected (the resolver below).
   const speed = profile.speedKmhByHour[localHour]
   if (!(Number.isFinite(profile.detourFactor) && profile.detourFactor >= 1)) {
-    return Effect.fail(new RouteUnavailable({ message: `market route profile has an unusable detour factor` }))
+    return Either.left(new RouteUnavailable({ message: `market route profile has an unusable detour factor` }))
   }
   if (speed === undefined || !(Number.isFinite(speed) && speed > 0)) {
-    return Effect.fail(new RouteUnavailable({ message: `market route profile has no usable speed for hour ${localHour}` }))
+    return Either.left(new RouteUnavailable({ message: `market route profile has no usable speed for hour ${localHour}` }))
   }
   const distanceKm = greatCircleKm(pickup, destination) * profile.detourFactor
   const durationMinutes = PICKUP_DROPOFF_MINUTES + (distanceKm / speed) * 60
-  return Effect.succeed({
+  return Either.right({
     distanceKm: Number(round(distanceKm, 0.01).toFixed(2)),
     durationMinutes: Number(round(durationMinutes, 0.1).toFixed(1))
   })

@@ -176,45 +176,45 @@ export type RenderableError =
   | RouteUnavailable
 
 export interface ErrorRow<E> {
+  /** From the body schema's own status annotation: each status is written once, on its schema. */
   readonly status: number
-  readonly code: ErrorCode
-  /** The body schema the endpoints declare. */
+  /** The body schema the endpoints declare; its `code` literal is the error's `.code`. */
   readonly wire: Schema.Schema.AnyNoContext
   /** The body, through `wire`. */
   readonly encode: (error: E) => { readonly code: ErrorCode }
 }
 
-const row = <E, I extends { readonly code: Code }, const Code extends ErrorCode>(
-  status: number,
-  code: Code,
-  wire: Schema.Schema<E, I>
-): ErrorRow<E> => ({ status, code, wire, encode: Schema.encodeSync(wire) })
+const row = <E, I extends { readonly code: ErrorCode }>(wire: Schema.Schema<E, I>): ErrorRow<E> => ({
+  status: HttpApiSchema.getStatusError(wire),
+  wire,
+  encode: Schema.encodeSync(wire)
+})
 
 /** Error tag → status, code and body schema. Exhaustive over `RenderableError` (checked by the compiler). */
 export const errorTable: {
   readonly [K in RenderableError["_tag"]]: ErrorRow<Extract<RenderableError, { _tag: K }>>
 } = {
-  InvalidRequest: row(400, "result:invalid-request", InvalidRequestWire),
-  RouteMetadataIncomplete: row(400, "result:route-metadata-incomplete", RouteMetadataIncompleteWire),
-  MarketNotServed: row(400, "result:invalid-request", MarketNotServedWire),
-  BehaviorNotFound: row(400, "result:invalid-request", BehaviorNotFoundWire),
-  InvalidCredentials: row(401, "result:invalid-credentials", InvalidCredentialsWire),
-  Unauthorized: row(401, "result:unauthorized", UnauthorizedWire),
-  TokenInvalid: row(401, "result:token-invalid", TokenInvalidWire),
-  TokenExpired: row(401, "result:token-expired", TokenExpiredWire),
-  TokenRevoked: row(401, "result:token-revoked", TokenRevokedWire),
-  AccountBlocked: row(403, "result:account-blocked", AccountBlockedWire),
-  TokenNotFound: row(404, "result:not-found", TokenNotFoundWire),
-  AccountNotFound: row(404, "result:not-found", AccountNotFoundWire),
-  UnknownRoute: row(404, "result:not-found", UnknownRouteWire),
-  MethodNotAllowed: row(405, "result:method-not-allowed", MethodNotAllowedWire),
-  PayloadTooLarge: row(413, "result:payload-too-large", PayloadTooLargeWire),
-  UnsupportedMediaType: row(415, "result:unsupported-media-type", UnsupportedMediaTypeWire),
-  RateLimited: row(429, "result:rate-limited", RateLimitedWire),
-  InternalError: row(500, "result:internal", InternalErrorWire),
-  StorageUnavailable: row(503, "result:unavailable", StorageUnavailableWire),
-  AccessViewStale: row(503, "result:unavailable", AccessViewStaleWire),
-  RouteUnavailable: row(503, "result:unavailable", RouteUnavailableWire)
+  InvalidRequest: row(InvalidRequestWire),
+  RouteMetadataIncomplete: row(RouteMetadataIncompleteWire),
+  MarketNotServed: row(MarketNotServedWire),
+  BehaviorNotFound: row(BehaviorNotFoundWire),
+  InvalidCredentials: row(InvalidCredentialsWire),
+  Unauthorized: row(UnauthorizedWire),
+  TokenInvalid: row(TokenInvalidWire),
+  TokenExpired: row(TokenExpiredWire),
+  TokenRevoked: row(TokenRevokedWire),
+  AccountBlocked: row(AccountBlockedWire),
+  TokenNotFound: row(TokenNotFoundWire),
+  AccountNotFound: row(AccountNotFoundWire),
+  UnknownRoute: row(UnknownRouteWire),
+  MethodNotAllowed: row(MethodNotAllowedWire),
+  PayloadTooLarge: row(PayloadTooLargeWire),
+  UnsupportedMediaType: row(UnsupportedMediaTypeWire),
+  RateLimited: row(RateLimitedWire),
+  InternalError: row(InternalErrorWire),
+  StorageUnavailable: row(StorageUnavailableWire),
+  AccessViewStale: row(AccessViewStaleWire),
+  RouteUnavailable: row(RouteUnavailableWire)
 }
 
 const renderableTags: ReadonlySet<string> = new Set(Object.keys(errorTable))

@@ -8,7 +8,9 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchem
 import {
   Account,
   AuditEntry,
+  DEFAULT_AUDIT_PAGE_SIZE,
   IssuedToken,
+  MAX_AUDIT_PAGE_SIZE,
   QuoteRequest,
   QuoteResponse,
   RequestId,
@@ -150,8 +152,8 @@ export const AuditQueryParams = Schema.Struct({
       Schema.String.pipe(Schema.pattern(/^[0-9]{1,6}$/, { message: () => "expected an integer" })),
       Schema.NumberFromString
     ).pipe(
-      Schema.between(1, 500, { message: () => "expected an integer between 1 and 500" })
-    ).annotations({ description: "Entries per page, 1..500; default 50" }),
+      Schema.between(1, MAX_AUDIT_PAGE_SIZE, { message: () => `expected an integer between 1 and ${MAX_AUDIT_PAGE_SIZE}` })
+    ).annotations({ description: `Entries per page, 1..${MAX_AUDIT_PAGE_SIZE}; default ${DEFAULT_AUDIT_PAGE_SIZE}` }),
     { exact: true }
   ),
   "after-received-at": Schema.optionalWith(

@@ -11,15 +11,18 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import { DEFAULT_REFRESH_INTERVAL, MAX_STALENESS } from "@ridequote/core"
+// The light config module only: the HTTP stack itself loads when `serve` runs.
+import { DEFAULT_RATE_LIMIT as HTTP_DEFAULT_RATE_LIMIT } from "@ridequote/http/config"
 
 export const DEFAULT_PORT = 8080
 export const DEFAULT_HOST = "127.0.0.1"
 export const DEFAULT_DATABASE = "./data/ridequote.db"
-export const DEFAULT_REFRESH_INTERVAL_SECONDS = 5
-/** Contract §2: revocations reach every instance within the refresh interval, never over 60 s. */
-export const MAX_REFRESH_INTERVAL_SECONDS = 60
-/** Contract §1: 200 requests/s per account with bursts of 400. */
-export const DEFAULT_RATE_LIMIT = 200
+/** Core's access-snapshot defaults, in whole seconds for the flag (contract §2: never over 60 s). */
+export const DEFAULT_REFRESH_INTERVAL_SECONDS = Duration.toSeconds(DEFAULT_REFRESH_INTERVAL)
+export const MAX_REFRESH_INTERVAL_SECONDS = Duration.toSeconds(MAX_STALENESS)
+/** The HTTP adapter's default (contract §1: 200 requests/s per account, bursts of 400). */
+export const DEFAULT_RATE_LIMIT = HTTP_DEFAULT_RATE_LIMIT.requestsPerSecond
 
 /** A setting whose value cannot be used; the message names the flag and the variable. */
 export class SettingInvalid extends Data.TaggedError("SettingInvalid")<{ readonly message: string }> {}

@@ -140,6 +140,11 @@ describe("graceful stop: SIGTERM while requests are in flight", { timeout: PROCE
       expect(line).not.toContain(account.apiSecret)
       expect(line).not.toContain(token)
     }
+    // Each request's log line carries its request id (the quote's requestId, X-Request-Id).
+    const loggedIds = new Set(
+      lines.map((line) => (JSON.parse(line) as { annotations?: { requestId?: unknown } }).annotations?.requestId)
+    )
+    expect(requestIds.filter((id) => !loggedIds.has(id))).toEqual([])
   })
 
   it("after SIGTERM the port no longer accepts connections", async () => {

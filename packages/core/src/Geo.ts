@@ -1,8 +1,14 @@
 /** Points on Earth, with the contract's bounds, and great-circle distance. */
 import { Schema } from "effect"
 
-export const Latitude = Schema.Number.pipe(Schema.finite(), Schema.between(-90, 90)).annotations({ identifier: "Latitude" })
-export const Longitude = Schema.Number.pipe(Schema.finite(), Schema.between(-180, 180)).annotations({ identifier: "Longitude" })
+/** Contract §4: latitude ∈ [-90, 90], longitude ∈ [-180, 180]. */
+export const MAX_ABS_LATITUDE = 90
+export const MAX_ABS_LONGITUDE = 180
+
+export const Latitude = Schema.Number.pipe(Schema.finite(), Schema.between(-MAX_ABS_LATITUDE, MAX_ABS_LATITUDE))
+  .annotations({ identifier: "Latitude" })
+export const Longitude = Schema.Number.pipe(Schema.finite(), Schema.between(-MAX_ABS_LONGITUDE, MAX_ABS_LONGITUDE))
+  .annotations({ identifier: "Longitude" })
 
 export const Coordinates = Schema.Struct({ latitude: Latitude, longitude: Longitude }).annotations({
   identifier: "Coordinates"

@@ -13,7 +13,6 @@ import {
   MAX_DURATION_MINUTES,
   MAX_SCHEDULE_AHEAD_DAYS,
   marketMedianBehavior,
-  OfflineRouteResolverLive,
   PricingLive,
   priceTrip,
   Quotes,
@@ -22,6 +21,7 @@ import {
   SampleMarketLive,
   SCHEDULED_THRESHOLD_MINUTES
 } from "../packages/core/src/index.js"
+import { OfflineRouteResolverLive } from "../packages/routes/src/index.js"
 import type { Suite } from "./harness.js"
 
 const account: Account = {
@@ -133,4 +133,14 @@ export const quotesSuite: Suite = {
     if (plainRecord !== effectRecord) throw new Error("audit records disagree")
     sink.length = 0
   }
+}
+
+/** One audit record exactly as `Quotes.quote` writes it (used to build realistic audit rows). */
+export const sampleAuditRecord = (): AuditRecord => {
+  sink.length = 0
+  quoteWithEffect()
+  const record = sink[0]
+  sink.length = 0
+  if (record === undefined) throw new Error("Quotes.quote wrote no audit record")
+  return record
 }

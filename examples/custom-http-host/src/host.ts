@@ -10,6 +10,7 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Accounts } from "@ridequote/core"
 import { makeInMemoryEngineLive } from "@ridequote/core/testing"
+import { OfflineRouteResolverLive } from "@ridequote/routes"
 import { HttpHostLive, rateLimitPerSecond } from "@ridequote/http"
 import { Effect, Layer } from "effect"
 
@@ -29,5 +30,5 @@ export const FleetStatusRoute = HttpApiBuilder.Router.use((router) =>
 
 /** ridequote's API and the team's route on one server; needs only an `HttpServer`. */
 export const CustomHostLive = Layer.mergeAll(HttpHostLive({ rateLimit: rateLimitPerSecond(50) }), FleetStatusRoute).pipe(
-  Layer.provideMerge(makeInMemoryEngineLive())
+  Layer.provideMerge(makeInMemoryEngineLive({ routeResolver: OfflineRouteResolverLive }))
 )

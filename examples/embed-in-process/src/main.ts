@@ -1,5 +1,6 @@
 /** `pnpm start`: runs the walkthrough on the in-memory engine and prints each result. */
 import { makeInMemoryEngineLive } from "@ridequote/core/testing"
+import { OfflineRouteResolverLive } from "@ridequote/routes"
 import { Console, DateTime, Effect } from "effect"
 import { walkthrough } from "./program.js"
 
@@ -18,7 +19,7 @@ const program = walkthrough.pipe(
       ].join("\n")
     )
   ),
-  Effect.provide(makeInMemoryEngineLive())
+  Effect.provide(makeInMemoryEngineLive({ routeResolver: OfflineRouteResolverLive }))
 )
 
 Effect.runPromise(program).catch((error: unknown) => {

@@ -1,4 +1,5 @@
 import { makeInMemoryEngineLive } from "@ridequote/core/testing"
+import { OfflineRouteResolverLive } from "@ridequote/routes"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { walkthrough } from "../src/program.js"
@@ -13,5 +14,5 @@ describe("example: embed in process", () => {
       expect(Object.keys(quote.marketPrices).length).toBeGreaterThan(0)
       expect(audit.map((e) => e.requestId)).toEqual([quote.requestId])
       expect(audit[0]?.decision.outcome).toBe("quoted")
-    }).pipe(Effect.provide(makeInMemoryEngineLive())))
+    }).pipe(Effect.provide(makeInMemoryEngineLive({ routeResolver: OfflineRouteResolverLive }))))
 })

@@ -7,12 +7,12 @@ import { describe, expect, it } from "@effect/vitest"
 import type { RequestId } from "@ridequote/core"
 import {
   BehaviorsLive,
-  OfflineRouteResolverLive,
   PricingLive,
   Quotes,
   QuotesLive,
   SampleMarketLive
 } from "@ridequote/core"
+import { OfflineRouteResolverLive } from "@ridequote/routes"
 import { arbitraryAccount, arbitraryQuoteRequest, InMemoryAudit, InMemoryAuditLog } from "@ridequote/core/testing"
 import { DateTime, Effect, FastCheck as fc, Layer, TestClock } from "effect"
 

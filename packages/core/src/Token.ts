@@ -14,14 +14,20 @@ export const IssuedToken = Schema.Struct({
 }).annotations({ identifier: "IssuedToken" })
 export type IssuedToken = typeof IssuedToken.Type
 
-/** The JWT payload. Times are seconds since the epoch. */
+/**
+ * The JWT payload. Times are seconds since the epoch.
+ *
+ * Any claim beyond these five is refused, not ignored: a token carrying `admin: true` or a
+ * `scope` was not made by us (we never add one), and accepting it would let a later reader of
+ * the claims trust a field no issuer vouched for. `docs/security.md` promises this exact shape.
+ */
 export const TokenClaims = Schema.Struct({
   iss: Schema.Literal(TOKEN_ISSUER),
   sub: AccountId,
   jti: Jti,
   iat: Schema.Int,
   exp: Schema.Int
-}).annotations({ identifier: "TokenClaims" })
+}).annotations({ identifier: "TokenClaims", parseOptions: { onExcessProperty: "error" } })
 export type TokenClaims = typeof TokenClaims.Type
 
 /** Body of `POST /v1/auth/revoke`: exactly one of `jti` or `all: true`. */

@@ -15,6 +15,8 @@ export * from "./Quote.js"
 export * from "./Timestamp.js"
 export * from "./Token.js"
 export * from "./Randomness.js"
+export * from "./Encoding.js"
+export * from "./QuoteRequestFast.js"
 
 export * from "./ports/AccessFeed.js"
 export * from "./ports/AccountStore.js"

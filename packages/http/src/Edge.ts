@@ -31,9 +31,6 @@ export const DOCUMENT_ROUTES: ReadonlyArray<readonly [method: string, path: stri
   ["GET", "/docs"]
 ]
 
-/** The quote endpoint, whose errors carry the request id in the body too (contract §1). */
-const QUOTE_PATH = "/v1/quote"
-
 /** Path → methods served there. Every path of this service is static. */
 export const routeMethods = (
   extra: ReadonlyArray<readonly [string, string]> = DOCUMENT_ROUTES
@@ -49,39 +46,52 @@ export const routeMethods = (
   return map
 }
 
-const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"])
+export const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"])
 
-const pathOf = (url: string): string => {
+export const pathOf = (url: string): string => {
   const q = url.search(/[?#]/)
   return q < 0 ? url : url.slice(0, q)
 }
 
-const JSON_UTF8 = "application/json; charset=utf-8"
+export const JSON_UTF8 = "application/json; charset=utf-8"
 
 /** RFC 6750 §3: which challenge a 401 carries. */
-const challenge = (error: RenderableError, request: HttpServerRequest.HttpServerRequest): string => {
+const challenge = (error: RenderableError, authorization: string | undefined): string => {
   if (error._tag === "InvalidCredentials") return "ApiKey realm=\"ridequote\""
-  const authorization = request.headers["authorization"]
   return authorization !== undefined && authorization.trim() !== ""
     ? "Bearer error=\"invalid_token\""
     : "Bearer realm=\"ridequote\""
 }
 
-/** The JSON response for an error, with the headers its status calls for. */
-export const errorResponse = (
-  error: RenderableError,
-  request: HttpServerRequest.HttpServerRequest,
-  requestId: string | undefined
-): HttpServerResponse.HttpServerResponse => {
-  const { body, status } = errorBody(error, requestId)
-  const headers: Record<string, string> = {}
-  if (status === 401) headers["www-authenticate"] = challenge(error, request)
-  if (error._tag === "MethodNotAllowed") headers["allow"] = error.allow.join(", ")
-  if (error._tag === "RateLimited") headers["retry-after"] = String(error.retryAfterSeconds)
-  return HttpServerResponse.unsafeJson(body, { status, headers, contentType: JSON_UTF8 })
+/** An error answer as plain data: status, the headers its status calls for, the JSON body. */
+export interface ErrorHead {
+  readonly status: number
+  readonly headers: Record<string, string>
+  readonly body: object
 }
 
-type Classified =
+/**
+ * The answer to an error, whatever transport writes it (the HttpApi edge below, or the Node
+ * host): `authorization` is the request's Authorization header, which picks the 401 challenge.
+ */
+export const errorHead = (
+  error: RenderableError,
+  authorization: string | undefined,
+  requestId: string | undefined
+): ErrorHead => {
+  const { body, status } = errorBody(error, requestId)
+  const headers: Record<string, string> = {}
+  if (status === 401) headers["www-authenticate"] = challenge(error, authorization)
+  if (error._tag === "MethodNotAllowed") headers["allow"] = error.allow.join(", ")
+  if (error._tag === "RateLimited") headers["retry-after"] = String(error.retryAfterSeconds)
+  return { status, headers, body }
+}
+
+/** An error answer as Effect's HTTP response (the Node host writes the same head itself). */
+const errorResponse = ({ body, headers, status }: ErrorHead): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.unsafeJson(body, { status, headers, contentType: JSON_UTF8 })
+
+export type Classified =
   | { readonly _tag: "Known"; readonly error: RenderableError }
   | { readonly _tag: "Unexpected"; readonly cause: Cause.Cause<unknown> }
 
@@ -89,13 +99,17 @@ const isRouteNotFound = (u: unknown): u is HttpServerError.RouteNotFound =>
   HttpServerError.isServerError(u) && u._tag === "RouteNotFound"
 
 /** What a failed request amounts to, as a row of the error table when it is one. */
-const classify = (
+export const classify = (
   cause: Cause.Cause<unknown>,
   path: string,
   routes: ReadonlyMap<string, ReadonlyArray<string>>
 ): Classified => {
+  // Only failures are rows of the table. A defect is a 500 whatever it carries: core dies
+  // with a BehaviorNotFound for a misconfigured account (audited as result:internal), and
+  // rendering that as the 400 row would tell the caller it was their fault.
   const failure = Cause.failureOption(cause)
-  const value = Option.isSome(failure) ? failure.value : Option.getOrUndefined(Cause.dieOption(cause))
+  if (Option.isNone(failure)) return { _tag: "Unexpected", cause }
+  const value = failure.value
   if (isRenderableError(value)) return { _tag: "Known", error: value }
   if (value instanceof HttpApiError.HttpApiDecodeError) {
     return { _tag: "Known", error: invalidRequestFromDecodeError(value) }
@@ -116,6 +130,42 @@ const classify = (
   return { _tag: "Unexpected", cause }
 }
 
+/**
+ * The answer to a failed request: its row of the error table, or a 500 for anything
+ * unexpected (logged with its cause, never shown to the client). Every error body carries the
+ * request's id (the same as `X-Request-Id`), so a caller can quote it when asking about it.
+ */
+export const failureHead = (
+  cause: Cause.Cause<unknown>,
+  request: { readonly path: string; readonly method: string; readonly route: string; readonly authorization: string | undefined },
+  routes: ReadonlyMap<string, ReadonlyArray<string>>,
+  requestId: string
+): Effect.Effect<ErrorHead> => {
+  const classified = classify(cause, request.path, routes)
+  if (classified._tag === "Known") return Effect.succeed(errorHead(classified.error, request.authorization, requestId))
+  return Effect.logError("unexpected failure", classified.cause).pipe(
+    Effect.annotateLogs({ requestId, method: request.method, route: request.route }),
+    Effect.as(errorHead(new InternalError({ message: "internal error" }), request.authorization, requestId))
+  )
+}
+
+/** Metrics and the log line of an answered request, the same on every transport. */
+export const requestAnswered = (
+  fields: { readonly requestId: string; readonly method: string; readonly route: string; readonly status: number },
+  startMs: number
+): Effect.Effect<void> =>
+  Effect.flatMap(Clock.currentTimeMillis, (nowMs) => {
+    const durationMs = nowMs - startMs
+    return Effect.zipRight(
+      recordRequest(fields.route, fields.method, fields.status, durationMs),
+      // Never headers, secrets, tokens or bodies: these five fields only.
+      Effect.logInfo("request").pipe(Effect.annotateLogs({ ...fields, durationMs }))
+    )
+  })
+
+/** The metrics label of a request's method (unknown methods share one label). */
+export const methodLabel = (method: string): string => (KNOWN_METHODS.has(method) ? method : "OTHER")
+
 export const EdgeLive = HttpApiBuilder.middleware(
   RidequoteApi,
   Effect.gen(function*() {
@@ -129,28 +179,20 @@ export const EdgeLive = HttpApiBuilder.middleware(
         const { requestId } = identity
         const path = pathOf(request.url)
         const route = routes.has(path) ? path : "unmatched"
-        const method = KNOWN_METHODS.has(request.method) ? request.method : "OTHER"
+        const method = methodLabel(request.method)
 
         const response = yield* app.pipe(
           Effect.locally(CurrentRequest, Option.some(identity)),
           Effect.catchAllCause((cause) => {
             // The client went away: there is nobody to answer.
             if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
-            const classified = classify(cause, path, routes)
-            const quoteId = path === QUOTE_PATH ? requestId : undefined
-            if (classified._tag === "Known") return Effect.succeed(errorResponse(classified.error, request, quoteId))
-            return Effect.logError("unexpected failure", classified.cause).pipe(
-              Effect.annotateLogs({ requestId, method, route }),
-              Effect.as(errorResponse(new InternalError({ message: "internal error" }), request, quoteId))
+            return Effect.map(
+              failureHead(cause, { path, method, route, authorization: request.headers["authorization"] }, routes, requestId),
+              errorResponse
             )
           })
         )
-        const durationMs = (yield* Clock.currentTimeMillis) - startMs
-        yield* recordRequest(route, method, response.status, durationMs)
-        // Never headers, secrets, tokens or bodies: these five fields only.
-        yield* Effect.logInfo("request").pipe(
-          Effect.annotateLogs({ requestId, method, route, status: response.status, durationMs })
-        )
+        yield* requestAnswered({ requestId, method, route, status: response.status }, startMs)
         return withJsonCharset(HttpServerResponse.setHeader(response, "x-request-id", requestId))
       })
   })

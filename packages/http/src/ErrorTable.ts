@@ -2,8 +2,8 @@
  * The one table from error to HTTP status (contract §1). Every error the service can answer
  * with has a row: its status, its wire `code` (the same as the error's own `.code`) and the
  * schema of its body `{code, message, details?}`. The endpoint definitions declare these
- * schemas (OpenAPI and the typed client read them), and the edge renders every failure through
- * `errorResponse` below, so the two cannot drift apart.
+ * schemas (OpenAPI and the typed client read them), and both hosts render every failure through
+ * `failureHead` (Edge.ts), so the two cannot drift apart.
  */
 import { HttpApiSchema } from "@effect/platform"
 import {
@@ -40,7 +40,7 @@ import {
 const commonFields = {
   message: Schema.String.annotations({ description: "Human-readable explanation; never contains secrets or tokens" }),
   requestId: Schema.optional(Schema.String.annotations({
-    description: "On errors of POST /v1/quote: the request id, equal to X-Request-Id and the audit entry's requestId"
+    description: "The request's id, equal to X-Request-Id (and, on POST /v1/quote, to the audit entry's requestId)"
   }))
 }
 
@@ -226,7 +226,7 @@ export const isRenderableError = (u: unknown): u is RenderableError =>
 /** Status of an error, from the table. */
 export const errorStatus = (e: RenderableError): number => errorTable[e._tag].status
 
-/** The status and JSON body for an error; `requestId` is added on errors of POST /v1/quote. */
+/** The status and JSON body for an error, with the request's id when given. */
 export const errorBody = (
   e: RenderableError,
   requestId?: string

@@ -5,6 +5,7 @@
 import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
 import type { HttpServerRequest } from "@effect/platform"
 import {
+  acceptPlainQuoteRequest,
   AuditLog,
   InvalidRequest,
   QuoteRequest,
@@ -15,7 +16,7 @@ import {
   StorageHealth,
   Tokens
 } from "@ridequote/core"
-import type { AuditCursor, AuditQuery, FieldIssue } from "@ridequote/core"
+import type { Account, AuditCursor, AuditQuery, FieldIssue, QuoteContext, Rejection } from "@ridequote/core"
 import { DEFAULT_AUDIT_PAGE_SIZE } from "@ridequote/core"
 import { DateTime, Effect, Layer, Redacted } from "effect"
 import { CurrentCaller, RidequoteApi } from "./Api.js"
@@ -71,6 +72,21 @@ export const CustomerHandlersLive = HttpApiBuilder.group(RidequoteApi, "customer
 
 // --- quotes -----------------------------------------------------------------------------
 
+/**
+ * A quote from a decoded (or refused) body: a refused body is audited as a rejection, a
+ * decoded one priced (and audited) by core. Shared by the HttpApi handler and the Node host.
+ */
+export const priceQuote = <E extends Rejection, R>(
+  quotes: Quotes,
+  account: Account,
+  body: Effect.Effect<QuoteRequest, E, R>,
+  context: QuoteContext
+) =>
+  Effect.flatMap(
+    Effect.catchAll(body, (e) => quotes.reject(account, e, context)),
+    (request) => Effect.tap(quotes.quote(account, request, context), (response) => recordQuote(response.mode))
+  )
+
 export const QuotesHandlersLive = HttpApiBuilder.group(RidequoteApi, "quotes", (handlers) =>
   Effect.gen(function*() {
     const quotes = yield* Quotes
@@ -80,14 +96,13 @@ export const QuotesHandlersLive = HttpApiBuilder.group(RidequoteApi, "quotes", (
       Effect.gen(function*() {
         const caller = yield* CurrentCaller
         const { receivedAt, requestId } = yield* Effect.provideService(currentRequest, Randomness, randomness)
-        const context = { requestId, receivedAt }
         // Decoded here, after authentication, so that an undecodable body is audited too.
-        const body = yield* readJsonBody(request, QuoteRequest, config.maxBodyBytes).pipe(
-          Effect.catchAll((e) => quotes.reject(caller.account, e, context))
+        return yield* priceQuote(
+          quotes,
+          caller.account,
+          readJsonBody(request, QuoteRequest, config.maxBodyBytes, acceptPlainQuoteRequest),
+          { requestId, receivedAt }
         )
-        const response = yield* quotes.quote(caller.account, body, context)
-        yield* recordQuote(response.mode)
-        return response
       }))
   }))
 

@@ -1,14 +1,16 @@
 /**
  * The full HTTP application as one layer: the API with its handlers and bearer middleware,
  * the edge, /openapi.json, /docs, health and metrics. It needs an `HttpServer` (e.g.
- * `NodeHttpServer.layer`) and core's services; nothing here is tied to Node.
+ * `NodeHttpServer.layer`) and core's services; nothing here is tied to Node but the docs
+ * page's compression (`node:zlib`, which Bun and Deno provide as well).
  */
-import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
 import type { HttpApi, HttpRouter, HttpServer } from "@effect/platform"
 import type { AuditLog, Quotes, Randomness, StorageHealth, Tokens } from "@ridequote/core"
 import { Layer } from "effect"
 import { RidequoteApi } from "./Api.js"
 import { BearerAuthLive } from "./BearerAuth.js"
+import { DocsPageLive } from "./DocsPage.js"
 import { EdgeLive } from "./Edge.js"
 import { ApiHandlersLive } from "./Handlers.js"
 import { RidequoteHttpConfig } from "./HttpConfig.js"
@@ -29,14 +31,21 @@ export const RidequoteApiLive: Layer.Layer<HttpApi.Api, never, HttpHostRequireme
     Layer.provide(AccountRateLimiterLive)
   )
 
+/**
+ * What the HttpApi application serves besides its handlers — /openapi.json, /docs, the edge —
+ * and the API itself, around a layer that turns it into a server (`HttpApiBuilder.serve()`
+ * here, the Node listener in `@ridequote/http/node`): one composition for both hosts.
+ */
+export const withRidequoteApp = <A, E, R>(server: Layer.Layer<A, E, R>) =>
+  server.pipe(
+    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+    Layer.provide(DocsPageLive),
+    Layer.provide(EdgeLive),
+    Layer.provide(RidequoteApiLive)
+  )
+
 /** The whole application, served on the `HttpServer` it is given. */
 export const HttpHostLive = (
   options?: Partial<RidequoteHttpOptions>
 ): Layer.Layer<never, never, HttpServer.HttpServer | HttpRouter.HttpRouter.DefaultServices | HttpHostRequirements> =>
-  HttpApiBuilder.serve().pipe(
-    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
-    Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
-    Layer.provide(EdgeLive),
-    Layer.provide(RidequoteApiLive),
-    Layer.provide(RidequoteHttpConfig.layer(options))
-  )
+  withRidequoteApp(HttpApiBuilder.serve()).pipe(Layer.provide(RidequoteHttpConfig.layer(options)))

@@ -9,7 +9,7 @@
  */
 import type { HttpServerRequest } from "@effect/platform"
 import { InvalidRequest } from "@ridequote/core"
-import { Effect, Schema, Stream } from "effect"
+import { Effect, Either, Schema, Stream } from "effect"
 import { invalidRequestFromParseError } from "./FieldIssues.js"
 import { PayloadTooLarge, UnsupportedMediaType } from "./HttpErrors.js"
 
@@ -25,41 +25,49 @@ export const isJsonMediaType = (contentType: string): boolean => {
   return type === "application/json" || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(type)
 }
 
-const tooLarge = (maxBytes: number) =>
-  new PayloadTooLarge({ message: `request body exceeds ${maxBytes} bytes` })
+const tooLarge = (maxBytes: number) => new PayloadTooLarge({ message: `request body exceeds ${maxBytes} bytes` })
 
-interface Read {
-  readonly chunks: Array<Uint8Array>
-  readonly bytes: number
+/**
+ * A body being read under the limit, whatever transport delivers its chunks (Effect's
+ * request stream, Node's `data` events): bytes up to the limit are kept, past it only
+ * counted, and past DRAIN_LIMIT_FACTOR times the limit reading should stop.
+ */
+export const boundedBody = (maxBytes: number) => {
+  const chunks: Array<Uint8Array> = []
+  let bytes = 0
+  return {
+    /** Takes a chunk; false once reading should stop (the body is then too large anyway). */
+    add: (chunk: Uint8Array): boolean => {
+      bytes += chunk.length
+      if (bytes <= maxBytes) chunks.push(chunk)
+      return bytes <= maxBytes * DRAIN_LIMIT_FACTOR
+    },
+    /** The whole body, or 413 when it went past the limit. */
+    result: (): Either.Either<Uint8Array, PayloadTooLarge> => {
+      if (bytes > maxBytes) return Either.left(tooLarge(maxBytes))
+      const out = new Uint8Array(bytes)
+      let at = 0
+      for (const c of chunks) {
+        out.set(c, at)
+        at += c.length
+      }
+      return Either.right(out)
+    }
+  }
 }
 
 const readBounded = (
   request: HttpServerRequest.HttpServerRequest,
   maxBytes: number
 ): Effect.Effect<Uint8Array, PayloadTooLarge | InvalidRequest> =>
-  request.stream.pipe(
-    Stream.runFoldWhile(
-      { chunks: [], bytes: 0 } as Read,
-      (read) => read.bytes <= maxBytes * DRAIN_LIMIT_FACTOR,
-      (read, chunk): Read => {
-        const bytes = read.bytes + chunk.length
-        // Past the limit only the count grows: the bytes are not kept.
-        if (bytes <= maxBytes) read.chunks.push(chunk)
-        return { chunks: read.chunks, bytes }
-      }
-    ),
-    Effect.mapError(() => new InvalidRequest({ message: "the request body could not be read" })),
-    Effect.flatMap((read) => {
-      if (read.bytes > maxBytes) return Effect.fail(tooLarge(maxBytes))
-      const out = new Uint8Array(read.bytes)
-      let at = 0
-      for (const c of read.chunks) {
-        out.set(c, at)
-        at += c.length
-      }
-      return Effect.succeed(out)
-    })
-  )
+  Effect.suspend(() => {
+    const body = boundedBody(maxBytes)
+    return request.stream.pipe(
+      Stream.runFoldWhile(true, (more) => more, (_, chunk) => body.add(chunk)),
+      Effect.mapError(() => new InvalidRequest({ message: "the request body could not be read" })),
+      Effect.flatMap(() => body.result())
+    )
+  })
 
 /** No body of this API nests deeper than a few levels; deeper input is refused before decoding. */
 const MAX_JSON_DEPTH = 32
@@ -82,42 +90,69 @@ export const jsonDepth = (value: unknown): number => {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
 
-const parseJson = (bytes: Uint8Array): Effect.Effect<unknown, InvalidRequest> =>
-  Effect.try({
-    try: () => JSON.parse(utf8.decode(bytes)) as unknown,
-    catch: (e) =>
-      new InvalidRequest({
-        message: e instanceof TypeError ? "the request body is not valid UTF-8" : "the request body is not valid JSON"
-      })
-  })
+/** A body error found from the headers alone, before any byte is read: 415 or a declared 413. */
+export const jsonHeadProblem = (
+  contentType: string | undefined,
+  contentLength: string | undefined,
+  maxBytes: number
+): UnsupportedMediaType | PayloadTooLarge | undefined => {
+  if (contentType !== undefined && !isJsonMediaType(contentType)) {
+    return new UnsupportedMediaType({ message: "send the body as Content-Type: application/json" })
+  }
+  if (contentLength !== undefined && /^[0-9]+$/.test(contentLength.trim()) && Number(contentLength.trim()) > maxBytes) {
+    return tooLarge(maxBytes)
+  }
+  return undefined
+}
+
+/**
+ * The rules applied to a body read whole (within the limit): empty, no content type, not
+ * UTF-8, not JSON, too deep, or not matching the schema. Pure, so every transport that reads
+ * bodies (the HttpApi handlers, the Node host) applies exactly these rules.
+ */
+export const decodeJsonBytes = <A, I>(
+  schema: Schema.Schema<A, I>,
+  /** Accepts common valid shapes without the schema's parser; undefined = ask the schema (e.g. core's `acceptPlainQuoteRequest`). */
+  accept?: (json: unknown) => A | undefined
+) => {
+  const decode = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
+  return (bytes: Uint8Array, contentType: string | undefined): Either.Either<A, InvalidRequest | UnsupportedMediaType> => {
+    if (bytes.length === 0) return Either.left(new InvalidRequest({ message: "a JSON request body is required" }))
+    if (contentType === undefined) {
+      return Either.left(new UnsupportedMediaType({ message: "send the body as Content-Type: application/json" }))
+    }
+    let json: unknown
+    try {
+      json = JSON.parse(utf8.decode(bytes))
+    } catch (e) {
+      return Either.left(
+        new InvalidRequest({
+          message: e instanceof TypeError ? "the request body is not valid UTF-8" : "the request body is not valid JSON"
+        })
+      )
+    }
+    const accepted = accept?.(json)
+    if (accepted !== undefined) return Either.right(accepted)
+    // Effect's issue formatting recurses into the offending value: keep that bounded.
+    if (jsonDepth(json) > MAX_JSON_DEPTH) {
+      return Either.left(new InvalidRequest({ message: `the request body nests deeper than ${MAX_JSON_DEPTH} levels` }))
+    }
+    return Either.mapLeft(decode(json), (e) => invalidRequestFromParseError("the request body", e))
+  }
+}
 
 export const readJsonBody = <A, I>(
   request: HttpServerRequest.HttpServerRequest,
   schema: Schema.Schema<A, I>,
-  maxBytes: number
-): Effect.Effect<A, InvalidRequest | PayloadTooLarge | UnsupportedMediaType> =>
-  Effect.gen(function*() {
+  maxBytes: number,
+  accept?: (json: unknown) => A | undefined
+): Effect.Effect<A, InvalidRequest | PayloadTooLarge | UnsupportedMediaType> => {
+  const decode = decodeJsonBytes(schema, accept)
+  return Effect.gen(function*() {
     const contentType = request.headers["content-type"]
-    if (contentType !== undefined && !isJsonMediaType(contentType)) {
-      return yield* new UnsupportedMediaType({ message: "send the body as Content-Type: application/json" })
-    }
-    const declared = request.headers["content-length"]
-    if (declared !== undefined && /^[0-9]+$/.test(declared.trim()) && Number(declared.trim()) > maxBytes) {
-      return yield* tooLarge(maxBytes)
-    }
+    const problem = jsonHeadProblem(contentType, request.headers["content-length"], maxBytes)
+    if (problem !== undefined) return yield* problem
     const bytes = yield* readBounded(request, maxBytes)
-    if (bytes.length === 0) {
-      return yield* new InvalidRequest({ message: "a JSON request body is required" })
-    }
-    if (contentType === undefined) {
-      return yield* new UnsupportedMediaType({ message: "send the body as Content-Type: application/json" })
-    }
-    const json = yield* parseJson(bytes)
-    // Effect's issue formatting recurses into the offending value: keep that bounded.
-    if (jsonDepth(json) > MAX_JSON_DEPTH) {
-      return yield* new InvalidRequest({ message: `the request body nests deeper than ${MAX_JSON_DEPTH} levels` })
-    }
-    return yield* Schema.decodeUnknown(schema, { errors: "all", onExcessProperty: "error" })(json).pipe(
-      Effect.mapError((e) => invalidRequestFromParseError("the request body", e))
-    )
+    return yield* decode(bytes, contentType)
   })
+}

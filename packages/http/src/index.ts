@@ -4,7 +4,9 @@
  */
 export * from "./Api.js"
 export * from "./BearerAuth.js"
+export * from "./ContentEncoding.js"
 export * from "./CurrentRequest.js"
+export * from "./DocsPage.js"
 export * from "./Edge.js"
 export * from "./ErrorTable.js"
 export * from "./Handlers.js"

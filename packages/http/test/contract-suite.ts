@@ -5,10 +5,11 @@
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
-import { Accounts, AuditLog, ErrorCode } from "@ridequote/core"
+import { AccessSnapshot, Accounts, AccountStore, AuditLog, BehaviorId, ErrorCode } from "@ridequote/core"
 import { Effect, Schema, Stream } from "effect"
 import { randomUUID } from "node:crypto"
 import { call, credentialHeaders, errorCode, issueToken, makeTestApp, newAccount, signedIn, StorageSwitch } from "./harness.js"
+import type { Host } from "./harness.js"
 import type { MakeStorageLayer, WireResponse } from "./harness.js"
 import { claimsOf, signWithServiceKey, unsignedToken } from "./jwt.js"
 
@@ -28,6 +29,8 @@ const expectError = (r: WireResponse, status: number, code: string) => {
   expect(typeof body.message).toBe("string")
   expect(isErrorCode(body.code)).toBe(true)
   expect(r.headers["x-request-id"]).toMatch(UUID)
+  // Every error body carries the request's id, whatever the endpoint.
+  expect(body.requestId).toBe(r.headers["x-request-id"])
 }
 
 interface QuoteWire {
@@ -51,9 +54,9 @@ const minutesFromNow = (m: number) => new Date(Date.now() + m * 60_000).toISOStr
 const auditOf = (token: string) =>
   Effect.map(call("GET", "/v1/audit/recent?limit=500", { token }), (r) => r.json as ReadonlyArray<AuditWire>)
 
-export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer): void => {
-  describe(`HTTP contract — ${name}`, () => {
-    layer(makeTestApp(makeStorageLayer), { excludeTestServices: true, timeout: "60 seconds" })((it) => {
+export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer, host: Host = "node"): void => {
+  describe(`HTTP contract — ${name}, ${host} host`, () => {
+    layer(makeTestApp(makeStorageLayer, undefined, host), { excludeTestServices: true, timeout: "60 seconds" })((it) => {
       // --- seed rules 1–5 ------------------------------------------------------------------
 
       it.effect("rule 1: neither distanceKm nor durationMinutes → both inferred from pickup and destination", () =>
@@ -145,7 +148,9 @@ export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer):
             const r = yield* call("POST", "/v1/auth/token", { headers })
             expectError(r, 401, "result:invalid-credentials")
             expect(r.headers["www-authenticate"]).toBeDefined()
-            bodies.add(r.text)
+            // The same body but for the request's own id: nothing tells the cases apart.
+            const { requestId: _, ...body } = r.json as Record<string, unknown>
+            bodies.add(JSON.stringify(body))
           }
           expect(bodies.size).toBe(1)
         }))
@@ -271,6 +276,22 @@ export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer):
             expect(audit[0]?.decision).toMatchObject({ outcome: "rejected", code: "result:account-blocked" })
             expect((yield* call("POST", "/v1/auth/revoke", { token, json: { jti } })).json).toEqual({ revoked: 1 })
           }
+        }))
+
+      it.effect("a defect (the account's default behavior no longer exists) → 500 result:internal, audited as result:internal", () =>
+        Effect.gen(function*() {
+          const { created, token } = yield* signedIn()
+          const updated = yield* Effect.orDie((yield* AccountStore).update(created.account.id, (account) => ({
+            ...account,
+            pricing: { ...account.pricing, defaultBehavior: BehaviorId.make("withdrawn-behavior") }
+          })))
+          yield* (yield* AccessSnapshot).accountChanged(updated)
+          const q = yield* call("POST", "/v1/quote", { token, json: trip })
+          expectError(q, 500, "result:internal")
+          expect(q.text).not.toContain("withdrawn-behavior")
+          const audit = yield* auditOf(token)
+          expect(audit[0]?.requestId).toBe(q.headers["x-request-id"])
+          expect(audit[0]?.decision).toMatchObject({ outcome: "rejected", code: "result:internal" })
         }))
 
       // --- 401 rows ------------------------------------------------------------------------
@@ -584,7 +605,7 @@ export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer):
     })
 
     // A tight limit on its own application, so the other tests never meet it.
-    layer(makeTestApp(makeStorageLayer, { rateLimit: { requestsPerSecond: 0.01, burst: 2 } }), {
+    layer(makeTestApp(makeStorageLayer, { rateLimit: { requestsPerSecond: 0.01, burst: 2 } }, host), {
       excludeTestServices: true
     })((it) => {
       it.effect("over the per-account rate limit → 429 result:rate-limited with Retry-After ≥ 1; other accounts unaffected", () =>

@@ -4,15 +4,17 @@
  * "down" for the 503 rows. Requests go over real HTTP, so statuses, headers and bodies are
  * what a client sees.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { OfflineRouteResolverLive } from "@ridequote/routes"
+import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import {
   AccessFeed,
   Accounts,
   AccountStore,
   AuditLog,
   makeEngineLive,
-  OfflineRouteResolverLive,
   RandomnessLive,
   SampleMarketLive,
   SigningKeys,
@@ -23,6 +25,7 @@ import {
 import type { AccountStatus, CreatedAccount, IssuedToken, Randomness, StoragePorts } from "@ridequote/core"
 import { Context, Effect, Layer, LogLevel, Logger, Redacted } from "effect"
 import { HttpHostLive } from "../src/index.js"
+import { NodeHost, NodeHostLive } from "../src/node/index.js"
 
 export type { StoragePorts }
 import type { RidequoteHttpOptions } from "../src/index.js"
@@ -75,15 +78,56 @@ export const GatedStorage: Layer.Layer<StoragePorts | StorageSwitch, never, Stor
 
 export type MakeStorageLayer = () => Layer.Layer<StoragePorts, unknown, Randomness>
 
-/** The application under test: HttpHostLive on a test server, the engine, gated storage. */
-export const makeTestApp = (makeStorage: MakeStorageLayer, options?: Partial<RidequoteHttpOptions>) => {
+/**
+ * Which host serves the application: `node`, the Node listener `ridequote serve` runs
+ * (`NodeHostLive` on a `node:http` server); `httpapi`, `HttpHostLive` on Effect's HTTP server,
+ * as a custom host composes it.
+ */
+export type Host = "node" | "httpapi"
+
+/** The port the application under test listens on (127.0.0.1), for tests that speak raw HTTP. */
+export class TestServerPort extends Context.Tag("test/TestServerPort")<TestServerPort, number>() {}
+
+/** `NodeHostLive` on a `node:http` server of its own, with an `HttpClient` aimed at it. */
+const NodeHostTestServer = (options?: Partial<RidequoteHttpOptions>) =>
+  Layer.scopedContext(
+    Effect.gen(function*() {
+      const listener = yield* NodeHost
+      const server = createServer(listener)
+      const port = yield* Effect.acquireRelease(
+        Effect.async<number>((resume) => {
+          server.listen(0, "127.0.0.1", () => resume(Effect.succeed((server.address() as AddressInfo).port)))
+        }),
+        () =>
+          Effect.async<void>((resume) => {
+            server.close(() => resume(Effect.void))
+            server.closeAllConnections()
+          })
+      )
+      const client = yield* HttpClient.HttpClient
+      return Context.make(HttpClient.HttpClient, HttpClient.mapRequest(client, HttpClientRequest.prependUrl(`http://127.0.0.1:${port}`))).pipe(
+        Context.add(TestServerPort, port)
+      )
+    })
+  ).pipe(Layer.provide(NodeHostLive(options)), Layer.provide(NodeHttpClient.layerUndici))
+
+/** `HttpHostLive` on Effect's test server (which provides the aimed `HttpClient`). */
+const HttpApiTestServer = (options?: Partial<RidequoteHttpOptions>) =>
+  Layer.effect(
+    TestServerPort,
+    Effect.flatMap(HttpServer.HttpServer, (server) =>
+      server.address._tag === "TcpAddress" ? Effect.succeed(server.address.port) : Effect.dieMessage("not on TCP"))
+  ).pipe(Layer.provideMerge(HttpHostLive(options)), Layer.provideMerge(NodeHttpServer.layerTest))
+
+/** The application under test: the chosen host on a test server, the engine, gated storage. */
+export const makeTestApp = (makeStorage: MakeStorageLayer, options?: Partial<RidequoteHttpOptions>, host: Host = "node") => {
   const storage = GatedStorage.pipe(Layer.provide(makeStorage()))
   const ports = Layer.mergeAll(storage, SampleMarketLive, OfflineRouteResolverLive)
   const engine = makeEngineLive().pipe(Layer.provideMerge(ports))
-  return HttpHostLive(options).pipe(
+  const served = host === "node" ? NodeHostTestServer(options) : HttpApiTestServer(options)
+  return served.pipe(
     Layer.provideMerge(engine),
     Layer.provideMerge(RandomnessLive),
-    Layer.provideMerge(NodeHttpServer.layerTest),
     // One info line per request would bury the test report; warnings and errors still show.
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
   )

@@ -6,7 +6,7 @@ import * as Command from "@effect/cli/Command"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Console, Effect } from "effect"
-import { backtestCommand, marketCommand } from "./Commands.js"
+import { backtestCommand, marketCommand } from "./cli.js"
 
 const root = Command.make("ridequote").pipe(Command.withSubcommands([marketCommand, backtestCommand]))
 

@@ -1,22 +1,24 @@
 /**
- * @ridequote/markets — calibrated markets fitted from observed trip records, behind core's
- * MarketData port: fitting, the versioned model file, held-out evaluation, market selection by
- * pickup, the backtest, and the `market` / `backtest` commands of the `ridequote` program.
+ * @ridequote/markets — calibrated markets behind core's MarketData port, at run time: the
+ * versioned model file, the market of a pickup (areas), the local clock, pricing on the tariff
+ * regime in force at a trip's moment, and the shipped models.
+ *
+ * Fitting, data sources, evaluation and the backtest are in `@ridequote/markets/fitting`; the
+ * `market` and `backtest` commands in `@ridequote/markets/cli`. `serve` loads neither.
  */
-export * from "./Area.js"
-export * from "./Backtest.js"
-export * from "./Bucketing.js"
-export * from "./CalibratedMarket.js"
-export * from "./Commands.js"
-export * from "./Evaluation.js"
-export * from "./Fit.js"
-export * from "./LocalClock.js"
-export * from "./MarketsLive.js"
-export * from "./ModelFile.js"
-export * from "./Quantiles.js"
-export * from "./RouteInference.js"
-export * from "./sources/Chicago.js"
-export * from "./sources/Csv.js"
-export * from "./sources/NycTlc.js"
-export * from "./sources/ObservedTrip.js"
-export * from "./sources/TripRecords.js"
+export { baseFare, calibratedMarket, feeTotal, priceQuantile, regimeFinder } from "./internal/CalibratedMarket.js"
+export type { CalibratedMarket, RouteKind } from "./internal/CalibratedMarket.js"
+export { localClock, localMidnight, wallClock } from "./internal/LocalClock.js"
+export { loadMarketModels, marketDataOf, MarketsLive } from "./internal/MarketsLive.js"
+export type { MarketsOptions } from "./internal/MarketsLive.js"
+export {
+  MarketModel,
+  MarketModelInvalid,
+  MODEL_FORMAT,
+  MODEL_VERSION,
+  parseModel,
+  Regime,
+  renderModel
+} from "./internal/ModelFile.js"
+export type { Area, BaseFare, Buckets, ProviderModel, ProviderResiduals } from "./internal/ModelFile.js"
+export { describeMarkets, marketsSelection, NO_MARKETS, SHIPPED_MARKETS_DIR } from "./internal/Shipped.js"

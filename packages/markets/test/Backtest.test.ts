@@ -3,9 +3,10 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as FileSystem from "@effect/platform/FileSystem"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { BacktestQuotesLive, MarketsLive, runBacktest } from "@ridequote/markets"
+import { MarketsLive, SHIPPED_MARKETS_DIR } from "@ridequote/markets"
+import { BacktestQuotesLive, runBacktest } from "@ridequote/markets/fitting"
 
-const Markets = MarketsLive({ dir: "markets", fallbackToSample: true })
+const Markets = MarketsLive({ dir: SHIPPED_MARKETS_DIR, fallbackToSample: true })
 const Live = BacktestQuotesLive.pipe(Layer.provide(Markets), Layer.provideMerge(NodeFileSystem.layer))
 
 const midtown = { latitude: 40.758, longitude: -73.9855 }
@@ -62,6 +63,21 @@ describe("backtest", () => {
         expect(resolved?.["distanceKm"]).not.toBe(6.2)
       })).pipe(Effect.provide(Live)))
 
+  it.effect("prices each trip on the tariff regime of its own moment: the NYC congestion surcharge from 2 February 2019", () => {
+    const at = (when: string) =>
+      JSON.stringify({ pickup: midtown, destination: downtown, distanceKm: 6.2, durationMinutes: 22, at: when })
+    return withFiles([at("2019-01-22T13:00:00-05:00"), at("2019-02-26T13:00:00-05:00")].join("\n"), ({ input, output }) =>
+      Effect.gen(function*() {
+        yield* runBacktest(input, output)
+        const [before, after] = yield* readLines(output)
+        const p50 = (q: Record<string, unknown> | undefined) =>
+          ((q?.["marketPrices"] as Record<string, { p50: number }>)["curb/Standard"])?.p50 ?? Number.NaN
+        // Same weekday and hour, one month apart: the later trip pays the $2.50 surcharge on top.
+        expect(p50(after) - p50(before)).toBeGreaterThan(2)
+        expect(p50(after) - p50(before)).toBeLessThan(3.5)
+      })).pipe(Effect.provide(Live))
+  })
+
   it.effect("a malformed line becomes an error line with its line number and the run goes on", () =>
     withFiles(lines.join("\n"), ({ input, output }) =>
       Effect.gen(function*() {
@@ -103,7 +119,7 @@ describe("backtest", () => {
         yield* fs.writeFileString(input, chunk.join("\n") + "\n")
         const run = spawnSync(
           process.execPath,
-          ["--max-old-space-size=40", "--import", "tsx", "packages/markets/src/bin.ts", "backtest", "--input", input, "--output", output, "--markets", "markets"],
+          ["--max-old-space-size=40", "--import", "tsx", "packages/markets/src/bin.ts", "backtest", "--input", input, "--output", output, "--quiet"],
           { encoding: "utf8", timeout: 900_000 }
         )
         expect(run.stderr).toBe("")

@@ -1,11 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
 import { arbitraryTrip } from "@ridequote/core/testing"
-import { calibratedMarket, evaluate, fitMarket, priceQuantile, renderModel, wallClock } from "@ridequote/markets"
+import { calibratedMarket, priceQuantile, renderModel, wallClock } from "@ridequote/markets"
+import { evaluate, fitMarket } from "@ridequote/markets/fitting"
 import { fitOptions, syntheticTable, trueQuantile } from "./synthetic.js"
 
 const table = syntheticTable(30_000)
 const model = Either.getOrThrow(fitMarket(table, fitOptions))
+// One date, one fee schedule: the synthetic market has a single tariff regime.
+const regime = model.regimes[0]!
 
 describe("fitting a market from trip records", () => {
   it("recovers known price quantiles of generated trips within 6 %", () => {
@@ -18,7 +21,7 @@ describe("fitting a market from trip records", () => {
     for (const provider of [0, 1]) {
       for (const { km, minutes } of trips) {
         for (const hour of [3, 8, 13, 18, 22]) {
-          const quantileAt = priceQuantile(model, provider, "supplied", km, minutes, wallClock(hour, 0, 3))
+          const quantileAt = priceQuantile(model, regime, provider, "supplied", km, minutes, wallClock(hour, 0, 3))
           for (const q of [0.05, 0.25, 0.5, 0.75, 0.95]) {
             const truth = trueQuantile(km, minutes, q)
             expect(Math.abs(quantileAt(q) / truth - 1)).toBeLessThan(0.06)
@@ -49,7 +52,8 @@ describe("fitting a market from trip records", () => {
   it("never fits on held-out rows: the held-out part is the same size and disjoint from training", () => {
     expect(model.provenance.trainingRows + model.provenance.heldOutRows).toBe(30_000)
     expect(model.provenance.heldOutRows / 30_000).toBeCloseTo(0.2, 1)
-    const total = model.providers.reduce((n, p) => n + p.trainingRows.supplied, 0)
+    expect(model.regimes).toHaveLength(1)
+    const total = regime.providers.reduce((n, p) => n + p.trainingRows.supplied, 0)
     expect(total).toBe(model.provenance.trainingRows)
   })
 
@@ -81,8 +85,8 @@ describe("fitting a market from trip records", () => {
   })
 
   it("widens the distribution for resolved routes (route uncertainty)", () => {
-    const supplied = priceQuantile(model, 0, "supplied", 8, 25, wallClock(13, 0, 3))
-    const resolved = priceQuantile(model, 0, "resolved", 8, 25, wallClock(13, 0, 3))
+    const supplied = priceQuantile(model, regime, 0, "supplied", 8, 25, wallClock(13, 0, 3))
+    const resolved = priceQuantile(model, regime, 0, "resolved", 8, 25, wallClock(13, 0, 3))
     expect(resolved(0.95) - resolved(0.05)).toBeGreaterThan(supplied(0.95) - supplied(0.05))
   })
 })

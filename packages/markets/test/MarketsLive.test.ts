@@ -2,10 +2,10 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { DateTime, Effect, Either, Layer } from "effect"
 import { MarketData, SAMPLE_MARKET_ID } from "@ridequote/core"
-import { MarketsLive } from "@ridequote/markets"
+import { MarketsLive, SHIPPED_MARKETS_DIR } from "@ridequote/markets"
 
 /** The shipped models, relative to the repository root (where vitest runs). */
-const SHIPPED = "markets"
+const SHIPPED = SHIPPED_MARKETS_DIR
 
 const TIMES_SQUARE = { latitude: 40.758, longitude: -73.9855 }
 const JFK = { latitude: 40.6413, longitude: -73.7781 }

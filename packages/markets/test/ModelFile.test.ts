@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { fitMarket, MODEL_VERSION, parseModel, renderModel } from "@ridequote/markets"
+import { MODEL_VERSION, parseModel, renderModel } from "@ridequote/markets"
+import { fitMarket } from "@ridequote/markets/fitting"
 import { fitOptions, syntheticTable } from "./synthetic.js"
 
 const model = Either.getOrThrow(fitMarket(syntheticTable(3_000), fitOptions))
@@ -22,13 +23,34 @@ describe("the market model file", () => {
   it("declares its format and version", () => {
     const json = JSON.parse(text) as Record<string, unknown>
     expect(json["format"]).toBe("ridequote-market")
-    expect(json["version"]).toBe(1)
+    expect(json["version"]).toBe(2)
   })
 
-  it("rejects a model of another version, saying which", () => {
-    const result = parseModel("m.json", edited((j) => { j["version"] = MODEL_VERSION + 1 }))
+  it("rejects a model of another version, saying which and how to get a current one", () => {
+    for (const version of [MODEL_VERSION - 1, MODEL_VERSION + 1]) {
+      const result = parseModel("m.json", edited((j) => { j["version"] = version }))
+      expect(Either.isLeft(result)).toBe(true)
+      if (Either.isLeft(result)) {
+        expect(result.left.message).toContain(`unsupported model version ${version}`)
+        expect(result.left.message).toContain("market fit")
+      }
+    }
+  })
+
+  it("rejects regimes out of date order", () => {
+    const result = parseModel("m.json", edited((j) => {
+      const regimes = j["regimes"] as Array<{ effectiveFrom: string }>
+      regimes.push({ ...(regimes[0] as { effectiveFrom: string }), effectiveFrom: "2000-01-01" })
+    }))
     expect(Either.isLeft(result)).toBe(true)
-    if (Either.isLeft(result)) expect(result.left.message).toContain("unsupported model version 2")
+    if (Either.isLeft(result)) expect(result.left.message).toContain("must start after the regime before it")
+  })
+
+  it("rejects a regime date that is not a calendar date", () => {
+    const result = parseModel("m.json", edited((j) => {
+      ;(j["regimes"] as Array<{ effectiveFrom: string }>)[0]!.effectiveFrom = "2019-02-30"
+    }))
+    expect(Either.isLeft(result)).toBe(true)
   })
 
   it("rejects a file of another format", () => {
@@ -37,12 +59,28 @@ describe("the market model file", () => {
 
   it("rejects crossing quantiles", () => {
     const result = parseModel("m.json", edited((j) => {
-      const providers = j["providers"] as Array<{ residuals: { supplied: Array<Array<number>> } }>
+      const providers = (j["regimes"] as Array<{ providers: Array<{ residuals: { supplied: Array<Array<number>> } }> }>)[0]?.providers ?? []
       const row = providers[0]?.residuals.supplied[0]
       if (row !== undefined) row[0] = (row[row.length - 1] ?? 1) + 1
     }))
     expect(Either.isLeft(result)).toBe(true)
     if (Either.isLeft(result)) expect(result.left.message).toContain("quantiles cross")
+  })
+
+  it("rejects a negative or non-numeric residual ratio, and a malformed route cell pair", () => {
+    for (const bad of [-0.5, "1.0", null]) {
+      const result = parseModel("m.json", edited((j) => {
+        const regimes = j["regimes"] as Array<{ providers: Array<{ residuals: { resolved: Array<Array<unknown>> } }> }>
+        const row = regimes[0]?.providers[0]?.residuals.resolved[3]
+        if (row !== undefined) row[0] = bad
+      }))
+      expect(Either.isLeft(result), String(bad)).toBe(true)
+    }
+    const pair = parseModel("m.json", edited((j) => {
+      const routing = j["routing"] as { odCells: { pairs: Array<unknown> } }
+      routing.odCells.pairs.push(["1:2", "1:3", 9, -1, 1])
+    }))
+    expect(Either.isLeft(pair)).toBe(true)
   })
 
   it("rejects a route profile whose roads are shorter than the great circle (detour factor < 1)", () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Either, FastCheck as fc } from "effect"
-import { DEFAULT_ROUTE_PROFILE, greatCircleKm } from "@ridequote/core"
+import { greatCircleKm, SAMPLE_ROUTE_PROFILE } from "@ridequote/core"
 import { arbitraryCoordinates } from "@ridequote/core/testing"
-import { inferRoute, isHeldOut, localClock, parseZoneCentroids, readTrips, rowKey } from "@ridequote/markets"
+import { localClock } from "@ridequote/markets"
+import { inferRoute, isHeldOut, parseZoneCentroids, readTrips, rowKey } from "@ridequote/markets/fitting"
 
 const ZONES = parseZoneCentroids(
   "LocationID,Borough,Zone,service_zone,centroid_lon,centroid_lat\n" +
@@ -28,15 +29,30 @@ const nyc = (...rows: Array<string>) =>
   Either.getOrThrow(readTrips("nyc-tlc", [{ path: "t.csv", text: [NYC_HEADER, ...rows].join("\n") }], "s", ZONES))
 
 describe("NYC TLC records", () => {
-  it("price is everything but the tip: fare + extra + MTA tax + improvement + congestion + tolls", () => {
-    const [trip] = nyc(nycRow({ tolls_amount: "5.76" })).trips
+  it("price is everything but the tip: total_amount − tip_amount", () => {
+    const [trip] = nyc(nycRow({ tolls_amount: "5.76", total_amount: "25.56" })).trips
     expect(trip?.price).toBe(22.56) // 12.5 + 1 + 0.5 + 0.3 + 2.5 + 5.76, tip (3.0) excluded
+    expect(trip?.fees).toEqual({ mta_tax: 0.5, improvement_surcharge: 0.3, congestion_surcharge: 2.5 })
     expect(trip?.provider).toBe("curb")
     expect(trip?.distanceKm).toBeCloseTo(2.1 * 1.609344, 6)
     expect(trip?.durationMinutes).toBe(15)
     expect(trip?.hour).toBe(8)
     expect(trip?.dayOfWeek).toBe(2)
     expect(trip?.pickup).toEqual({ latitude: 40.758028, longitude: -73.977698 })
+  })
+
+  it("counts the congestion surcharge once when vendor 1 also writes it into extra (2019 records)", () => {
+    // As in the TLC's 2019 files: extra 3.5 = 1.0 peak + 2.5 congestion, which is also in its own column.
+    const [trip] = nyc(nycRow({ vendor_id: "1", extra: "3.5", total_amount: "19.8" })).trips
+    expect(trip?.price).toBe(16.8)
+  })
+
+  it("without total_amount, adds up the component columns", () => {
+    const header = NYC_HEADER.replace(",total_amount", "")
+    const row = nycRow({ tolls_amount: "5.76" }).split(",")
+    row.splice(NYC_HEADER.split(",").indexOf("total_amount"), 1)
+    const [trip] = Either.getOrThrow(readTrips("nyc-tlc", [{ path: "t.csv", text: `${header}\n${row.join(",")}` }], "s", ZONES)).trips
+    expect(trip?.price).toBe(22.56)
   })
 
   it("keeps only metered trips (rate code 1)", () => {
@@ -115,9 +131,9 @@ describe("held-out split", () => {
 
 describe("route inference", () => {
   it.prop("the inferred road distance is the great circle times the detour factor, to the 10 m the resolver rounds to", [arbitraryCoordinates, arbitraryCoordinates, fc.integer({ min: 0, max: 23 })], ([a, b, hour]) => {
-    const route = inferRoute(DEFAULT_ROUTE_PROFILE, a, b, hour)
+    const route = inferRoute(SAMPLE_ROUTE_PROFILE, a, b, hour)
     expect(route.greatCircleKm).toBe(greatCircleKm(a, b))
-    expect(Math.abs(route.distanceKm - route.greatCircleKm * DEFAULT_ROUTE_PROFILE.detourFactor)).toBeLessThanOrEqual(0.005 + 1e-9)
+    expect(Math.abs(route.distanceKm - route.greatCircleKm * SAMPLE_ROUTE_PROFILE.detourFactor)).toBeLessThanOrEqual(0.005 + 1e-9)
   })
 })
 

@@ -5,7 +5,7 @@
  */
 import { normalQuantile } from "@ridequote/core"
 import type { Coordinates } from "@ridequote/core"
-import type { ObservedTrip, TripTable } from "@ridequote/markets"
+import type { ObservedTrip, TripTable } from "@ridequote/markets/fitting"
 
 export const SIGMA = 0.15
 export const trueBase = (km: number, minutes: number): number => 3 + 1.2 * km + 0.3 * minutes
@@ -46,6 +46,7 @@ export const syntheticTable = (rows: number, seed = 42, providers = ["alpha", "b
       key: Math.floor(rand() * 2 ** 32),
       provider: providers[i % providers.length] ?? "alpha",
       price: Math.round(trueBase(km, minutes) * Math.exp(SIGMA * normal()) * 100) / 100,
+      fees: {},
       distanceKm: km,
       durationMinutes: minutes,
       localDate: "2024-05-01",

@@ -1,7 +1,7 @@
 /**
  * The `ridequote` program: one command tree for the service and the operator.
  *
- *   ridequote serve | migrate | accounts … | tokens revoke | keys rotate | market fit|evaluate | backtest
+ *   ridequote serve | migrate | copy | accounts … | tokens revoke | keys rotate | market fit|evaluate | backtest
  *
  * Errors: usage mistakes are reported by @effect/cli itself; every other failure is printed
  * here once, as `ridequote: <message>` on stderr, and the process exits 1. Messages come from
@@ -13,7 +13,9 @@ import * as Cause from "effect/Cause"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { backtestCommand, marketCommand } from "@ridequote/markets"
+import * as Option from "effect/Option"
+import { marketsSelection } from "@ridequote/markets"
+import { backtestCommand, marketCommand } from "@ridequote/markets/cli"
 import { accountsCommand } from "./AccountsCommand.js"
 import { LogLevelLive, OperatorLogsLive, ServiceLogsLive } from "./Logging.js"
 import { printJson } from "./Output.js"
@@ -26,15 +28,21 @@ import {
   marketsOption,
   parseDatabaseLocation,
   portOption,
+  maxConnectionsOption,
   rateLimitOption,
   refreshIntervalOption,
+  requestTimeoutOption,
+  routesOption,
   sampleFallbackOption,
   type ServeSettings,
   validatePort,
+  validateCount,
   validateRateLimit,
-  validateRefreshInterval
+  validateRefreshInterval,
+  validateRoutes
 } from "./Settings.js"
-import { migrateDatabase, requireBuiltAdapter } from "./Storage.js"
+import { migrateDatabase } from "./Storage.js"
+import { copyCommand } from "./CopyCommand.js"
 import { keysCommand } from "./KeysCommand.js"
 import { tokensCommand } from "./TokensCommand.js"
 
@@ -48,8 +56,11 @@ const serveCommand = Command.make(
     database: databaseOption,
     markets: marketsOption,
     sampleFallback: sampleFallbackOption,
+    routes: routesOption,
     refreshInterval: refreshIntervalOption,
-    rateLimit: rateLimitOption
+    rateLimit: rateLimitOption,
+    requestTimeout: requestTimeoutOption,
+    maxConnections: maxConnectionsOption
   },
   (options) =>
     Effect.gen(function*() {
@@ -57,13 +68,14 @@ const serveCommand = Command.make(
         port: yield* validatePort(options.port),
         host: options.host,
         database: yield* parseDatabaseLocation(options.database),
-        marketsDir: options.markets,
-        sampleFallback: options.sampleFallback === "on",
+        markets: marketsSelection(Option.getOrUndefined(options.markets), Option.getOrUndefined(options.sampleFallback)),
+        routes: yield* validateRoutes(options.routes),
         refreshInterval: yield* validateRefreshInterval(options.refreshInterval),
         rateLimit: yield* validateRateLimit(options.rateLimit),
+        requestTimeoutMs: 1000 * (yield* validateCount("request-timeout", "RIDEQUOTE_REQUEST_TIMEOUT")(options.requestTimeout)),
+        maxConnections: yield* validateCount("max-connections", "RIDEQUOTE_MAX_CONNECTIONS")(options.maxConnections),
         jwtSecret: yield* jwtSecretConfig
       }
-      yield* requireBuiltAdapter(settings.database)
       // Loaded on demand: the HTTP stack is the slowest part of startup and the operator
       // commands do not need it.
       const { serve } = yield* Effect.promise(() => import("./Serve.js"))
@@ -92,6 +104,7 @@ export const ridequoteCommand = Command.make("ridequote").pipe(
   Command.withSubcommands([
     serveCommand,
     migrateCommand,
+    copyCommand,
     accountsCommand,
     tokensCommand,
     keysCommand,

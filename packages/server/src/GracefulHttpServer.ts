@@ -1,32 +1,52 @@
 /**
- * `NodeHttpServer.layer` with a graceful stop.
+ * The listening socket of `serve`: a `node:http` server running the service's request
+ * listener (`NodeHost` from `@ridequote/http/node`), with a graceful stop and bounds on slow
+ * clients.
  *
- * Stock platform-node stops in this order: the app's request listener is detached (the
- * `serve` scope closes first), then `server.close()` waits for open connections. A request
- * that arrives on a kept-alive connection in between finds no listener and is never answered,
- * and `close()` then waits for that connection until Node's request timeout (5 minutes).
+ * The listener is attached before the socket listens and stays attached until the server
+ * has closed, so no request ever meets a socket with nobody to answer it. Stopping (closing
+ * the layer's scope) stops accepting connections, keeps answering requests on open ones
+ * until they finish, closes connections as soon as they go idle, and only then lets the
+ * layers behind the listener (engine, audit queue, storage) be released.
  *
- * Here, `serve` registers one more finalizer *after* the app is attached, so it runs first:
- * it stops accepting connections, keeps answering requests on open ones until they finish,
- * closes connections as soon as they go idle, and only then lets the listener be detached.
- * Everything behind the app (engine, audit queue, storage) is still alive meanwhile, because
- * those layers are released after this one.
- *
- * The socket listens before the app is attached (the API layer is built on top of the server)
- * and, after draining, for an instant before it is closed. A request in either gap gets a 503
- * `result:unavailable` with `Retry-After` rather than no answer at all.
+ * Bounds: a request must arrive whole (headers and body) within `requestTimeoutMs`, else
+ * Node answers 408 and closes the connection; at most `maxConnections` connections are open
+ * at once, further ones are closed on arrival. Without them a client that never finishes its
+ * body holds a connection for Node's default of 300 s, and enough of them exhaust the process.
  */
 import { randomUUID } from "node:crypto"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { ListenOptions } from "node:net"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import * as HttpServer from "@effect/platform/HttpServer"
-import type { ServeError } from "@effect/platform/HttpServerError"
+import { createServer, type IncomingMessage, type Server } from "node:http"
+import type { Duplex } from "node:stream"
+import type { AddressInfo } from "node:net"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import { InvalidRequest } from "@ridequote/core"
+import { errorHead, MethodNotAllowed } from "@ridequote/http"
+import type { ErrorHead, RenderableError } from "@ridequote/http"
+import { NodeHost } from "@ridequote/http/node"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 
 /** How often idle keep-alive connections are closed while draining. */
 const IDLE_SWEEP_MS = 50
+
+export interface ListenSettings {
+  readonly port: number
+  readonly host: string
+  /** Time for a whole request (headers and body) to arrive; 0 = no limit. */
+  readonly requestTimeoutMs: number
+  /** Most connections open at once; 0 = no limit. */
+  readonly maxConnections: number
+}
+
+/** Where the service listens, once it does. */
+export interface Listening {
+  readonly host: string
+  readonly port: number
+  /** `http://host:port`, for logs and clients. */
+  readonly url: string
+}
+export class HttpListening extends Context.Tag("@ridequote/server/HttpListening")<HttpListening, Listening>() {}
 
 /** Stops accepting, lets in-flight requests finish, closes connections as they go idle. */
 const drain = (server: Server): Effect.Effect<void> =>
@@ -40,44 +60,96 @@ const drain = (server: Server): Effect.Effect<void> =>
     server.closeIdleConnections()
   }).pipe(Effect.withLogSpan("drain"), Effect.zipLeft(Effect.logInfo("HTTP server drained")))
 
-/** Answers only while no app listener is attached (starting up, or just drained). */
-const answerUnavailable = (server: Server) => (_request: IncomingMessage, response: ServerResponse): void => {
-  if (server.listenerCount("request") > 1) return
-  const body = JSON.stringify({ code: "result:unavailable", message: "the service is starting or stopping" })
-  response.writeHead(503, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(body),
-    "retry-after": "1",
-    "x-request-id": randomUUID(),
-    connection: "close"
-  })
-  response.end(body)
+/**
+ * Answers that Node's HTTP parser gives before any request reaches the listener — a request
+ * that did not arrive in time, headers too large, bytes that are not HTTP, a CONNECT — in the
+ * service's JSON error body too, instead of Node's bare status line or a dropped connection.
+ */
+/** An error head (status, headers, body) as raw HTTP/1.1 bytes, the connection then closed. */
+const rawAnswer = (reason: string, head: ErrorHead): string => {
+  const json = JSON.stringify(head.body)
+  const headers = Object.entries(head.headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")
+  const requestId = "requestId" in head.body ? String(head.body.requestId) : ""
+  return `HTTP/1.1 ${head.status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+    `content-length: ${Buffer.byteLength(json)}\r\nx-request-id: ${requestId}\r\n${headers}connection: close\r\n\r\n${json}`
 }
 
-const make = (options: ListenOptions) =>
-  Effect.gen(function*() {
-    const server = createServer()
-    server.on("request", answerUnavailable(server))
-    const inner = yield* NodeHttpServer.make(() => server, options)
-    return HttpServer.make({
-      address: inner.address,
-      serve: (httpApp, middleware) =>
-        Effect.gen(function*() {
-          yield* middleware === undefined ? inner.serve(httpApp) : inner.serve(httpApp, middleware)
-          // Added after the listener, so it runs before the listener is detached.
-          yield* Effect.addFinalizer(() =>
-            Effect.logInfo("Shutting down: no new connections, finishing in-flight requests").pipe(
-              Effect.zipRight(drain(server))
-            )
-          )
-        })
+/** The error table's answer for `error` (status, code and headers decided there). */
+const tableAnswer = (reason: string, error: RenderableError): string =>
+  rawAnswer(reason, errorHead(error, undefined, randomUUID()))
+
+/**
+ * 408 and 431 have no row in the error table (no endpoint declares them; they happen before
+ * any route is known), so their status is given here with the table's body shape.
+ */
+const transportAnswer = (status: number, reason: string, code: string, message: string): string =>
+  rawAnswer(reason, { status, headers: {}, body: { code, message, requestId: randomUUID() } })
+
+const clientErrorAnswer = (code: string | undefined): string => {
+  switch (code) {
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return transportAnswer(408, "Request Timeout", "result:request-timeout", "the request did not arrive whole in time")
+    case "HPE_HEADER_OVERFLOW":
+      return transportAnswer(431, "Request Header Fields Too Large", "result:invalid-request", "the request headers are too large")
+    default:
+      return tableAnswer("Bad Request", new InvalidRequest({ message: "the request is not valid HTTP/1.1" }))
+  }
+}
+
+const onClientError = (error: Error & { readonly code?: string }, socket: Duplex): void => {
+  // A connection reset or one already answered: nothing more can be written.
+  if (error.code === "ECONNRESET" || !socket.writable) return void socket.destroy()
+  socket.end(clientErrorAnswer(error.code))
+}
+
+/** CONNECT (a proxy tunnel) is not something this service does: 405 with an empty Allow. */
+const onConnect = (_request: IncomingMessage, socket: Duplex): void => {
+  socket.end(tableAnswer("Method Not Allowed", new MethodNotAllowed({ message: "CONNECT is not supported", allow: [] })))
+}
+
+const listen = (server: Server, settings: ListenSettings) =>
+  Effect.async<AddressInfo, HttpServerError.ServeError>((resume) => {
+    const onError = (cause: unknown) => resume(Effect.fail(new HttpServerError.ServeError({ cause })))
+    server.once("error", onError)
+    server.listen(settings.port, settings.host, () => {
+      server.off("error", onError)
+      const address = server.address()
+      if (address === null || typeof address === "string") {
+        return resume(Effect.fail(new HttpServerError.ServeError({ cause: new Error("not a TCP address") })))
+      }
+      resume(Effect.succeed(address))
     })
   })
 
-/** Drop-in for `NodeHttpServer.layer(createServer, options)`. */
+const make = (settings: ListenSettings) =>
+  Effect.gen(function*() {
+    const listener = yield* NodeHost
+    const server = createServer(
+      {
+        // 0 disables Node's own limits; headersTimeout must not exceed requestTimeout.
+        requestTimeout: settings.requestTimeoutMs,
+        headersTimeout: settings.requestTimeoutMs,
+        // Node looks for overdue requests only this often (30 s by default).
+        connectionsCheckingInterval: Math.max(100, Math.min(1_000, settings.requestTimeoutMs || 1_000)),
+        keepAliveTimeout: 5_000
+      },
+      listener
+    )
+    if (settings.maxConnections > 0) server.maxConnections = settings.maxConnections
+    server.on("clientError", onClientError)
+    server.on("connect", onConnect)
+    const address = yield* Effect.acquireRelease(
+      listen(server, settings),
+      () =>
+        Effect.logInfo("Shutting down: no new connections, finishing in-flight requests").pipe(
+          Effect.zipRight(drain(server))
+        )
+    )
+    const host = address.family === "IPv6" ? `[${address.address}]` : address.address
+    return HttpListening.of({ host: address.address, port: address.port, url: `http://${host}:${address.port}` })
+  })
+
+/** Serves `NodeHost` on a new `node:http` server until the layer is released. */
 export const GracefulHttpServerLive = (
-  options: ListenOptions
-): Layer.Layer<
-  HttpServer.HttpServer | Layer.Layer.Success<typeof NodeHttpServer.layerContext>,
-  ServeError
-> => Layer.mergeAll(Layer.scoped(HttpServer.HttpServer, make(options)), NodeHttpServer.layerContext)
+  settings: ListenSettings
+): Layer.Layer<HttpListening, HttpServerError.ServeError, NodeHost> => Layer.scoped(HttpListening, make(settings))

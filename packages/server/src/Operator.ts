@@ -19,7 +19,7 @@ import {
 } from "@ridequote/core"
 import type * as ConfigError from "effect/ConfigError"
 import { jwtSecretConfig, parseDatabaseLocation, type SettingInvalid } from "./Settings.js"
-import { type DatabaseNotSupported, StorageLive, type StoragePorts } from "./Storage.js"
+import { type StorageError, StorageLive, type StoragePorts } from "./Storage.js"
 
 export type OperatorServices = Accounts | Tokens
 
@@ -35,7 +35,7 @@ export const OperatorLive: Layer.Layer<OperatorServices, StorageUnavailable, Sto
 export const withOperator = <A, E>(
   database: string,
   action: Effect.Effect<A, E, OperatorServices>
-): Effect.Effect<A, E | SettingInvalid | DatabaseNotSupported | StorageUnavailable | ConfigError.ConfigError> =>
+): Effect.Effect<A, E | SettingInvalid | StorageError | ConfigError.ConfigError> =>
   Effect.gen(function*() {
     const location = yield* parseDatabaseLocation(database)
     const jwtSecret = yield* jwtSecretConfig

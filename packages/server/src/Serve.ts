@@ -1,10 +1,10 @@
 /**
  * `ridequote serve`: the HTTP service, composed from the adapters.
  *
- *   GracefulHttpServer ─┐
- *                       ├─ HttpHostLive (API, health, metrics, OpenAPI, docs)
- *   EngineLive ─────────┘     └─ needs storage ports + MarketData + RouteResolver + Randomness
- *     ├─ markets (fitted models and/or the sample market) + offline route estimator
+ *   GracefulHttpServer (node:http, drain on stop)
+ *     └─ NodeHostLive (hot routes on Node's objects; API, metrics, OpenAPI, docs via HttpApi)
+ *          └─ EngineLive: needs storage ports + MarketData + RouteResolver + Randomness
+ *     ├─ markets (fitted models and/or the sample market) + route resolver (@ridequote/routes)
  *     └─ storage (SQLite file; migrated when built)
  *
  * Shutdown order is the reverse of construction, which is what makes SIGTERM graceful: the
@@ -12,48 +12,53 @@
  * engine stops, and the storage layer closes last, after its finalizer has flushed the audit
  * queue. Storage is therefore built first (innermost `provideMerge`), the HTTP server last.
  */
-import * as HttpServer from "@effect/platform/HttpServer"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import { makeEngineLive, OfflineRouteResolverLive, RandomnessLive } from "@ridequote/core"
-import { HttpHostLive, rateLimitPerSecond } from "@ridequote/http"
-import { MarketsLive } from "@ridequote/markets"
-import { GracefulHttpServerLive } from "./GracefulHttpServer.js"
+import { makeEngineLive, RandomnessLive } from "@ridequote/core"
+import { rateLimitPerSecond } from "@ridequote/http"
+import { NodeHostLive } from "@ridequote/http/node"
+import { describeMarkets, MarketsLive } from "@ridequote/markets"
+import { describeRoutes, RouteResolverLive } from "@ridequote/routes"
+import { GracefulHttpServerLive, HttpListening } from "./GracefulHttpServer.js"
 import type { ServeSettings } from "./Settings.js"
 import { describeDatabase } from "./Settings.js"
+import { requestLogLine } from "./Logging.js"
 import { StorageLive } from "./Storage.js"
 
-/** Markets: a folder of fitted models (sample fallback optional), or the sample market alone. */
-const MarketDataLive = (settings: ServeSettings) =>
-  Option.match(settings.marketsDir, {
-    onNone: () => MarketsLive({ fallbackToSample: true }),
-    onSome: (dir) => MarketsLive({ dir, fallbackToSample: settings.sampleFallback })
-  })
+/** Markets: the shipped models or a folder of fitted ones (sample fallback optional), or the sample market alone. */
+const MarketDataLive = (settings: ServeSettings) => MarketsLive(settings.markets)
 
 export const ServeLive = (settings: ServeSettings) => {
   // provideMerge: the HTTP host needs the storage ports (audit paging, health) as well.
   const core = makeEngineLive({ refreshInterval: settings.refreshInterval }).pipe(
-    Layer.provideMerge(Layer.mergeAll(MarketDataLive(settings), OfflineRouteResolverLive, RandomnessLive)),
+    Layer.provideMerge(Layer.mergeAll(MarketDataLive(settings), RouteResolverLive(settings.routes), RandomnessLive)),
     Layer.provideMerge(StorageLive(settings.database, settings.jwtSecret))
   )
-  return HttpHostLive({ rateLimit: rateLimitPerSecond(settings.rateLimit) }).pipe(
-    Layer.provideMerge(GracefulHttpServerLive({ port: settings.port, host: settings.host })),
+  return GracefulHttpServerLive({
+    port: settings.port,
+    host: settings.host,
+    requestTimeoutMs: settings.requestTimeoutMs,
+    maxConnections: settings.maxConnections
+  }).pipe(
+    Layer.provide(NodeHostLive({ rateLimit: rateLimitPerSecond(settings.rateLimit) }, { requestLog: requestLogLine })),
     Layer.provide(core),
     // Logged once the API is attached to the listening socket: from this line on, requests
     // are answered. Operators and tests wait for it.
     Layer.tap((context) => {
-      const address = HttpServer.formatAddress(Context.get(context, HttpServer.HttpServer).address)
+      const address = Context.get(context, HttpListening).url
       return Effect.logInfo(`Listening on ${address}`).pipe(
         Effect.annotateLogs({
           event: "listening",
           address,
           database: describeDatabase(settings.database),
-          markets: Option.getOrElse(settings.marketsDir, () => "sample"),
+          markets: describeMarkets(settings.markets),
+          routes: describeRoutes(settings.routes),
           refreshIntervalSeconds: Duration.toSeconds(settings.refreshInterval),
-          rateLimit: settings.rateLimit
+          rateLimit: settings.rateLimit,
+          requestTimeoutMs: settings.requestTimeoutMs,
+          maxConnections: settings.maxConnections
         })
       )
     })

@@ -6,12 +6,17 @@
  */
 import * as Options from "@effect/cli/Options"
 import * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { DEFAULT_REFRESH_INTERVAL, MAX_STALENESS } from "@ridequote/core"
+import type { MarketsOptions } from "@ridequote/markets"
+import { parseRoutesChoice } from "@ridequote/routes"
+import type { RoutesChoice } from "@ridequote/routes"
+import * as Either from "effect/Either"
 // The light config module only: the HTTP stack itself loads when `serve` runs.
 import { DEFAULT_RATE_LIMIT as HTTP_DEFAULT_RATE_LIMIT } from "@ridequote/http/config"
 
@@ -24,10 +29,15 @@ export const MAX_REFRESH_INTERVAL_SECONDS = Duration.toSeconds(MAX_STALENESS)
 /** The HTTP adapter's default (contract §1: 200 requests/s per account, bursts of 400). */
 export const DEFAULT_RATE_LIMIT = HTTP_DEFAULT_RATE_LIMIT.requestsPerSecond
 
+/** A request (headers and body) must arrive whole within this time; Node's own default is 300 s. */
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 30
+/** Open connections at most; keep it below the process's file-descriptor limit (`ulimit -n`). */
+export const DEFAULT_MAX_CONNECTIONS = 10_000
+
 /** A setting whose value cannot be used; the message names the flag and the variable. */
 export class SettingInvalid extends Data.TaggedError("SettingInvalid")<{ readonly message: string }> {}
 
-/** Where the data lives: a SQLite file, or a Postgres server (not built yet). */
+/** Where the data lives: a SQLite file, or a PostgreSQL server shared by many instances. */
 export type DatabaseLocation =
   | { readonly _tag: "Sqlite"; readonly filename: string }
   | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string> }
@@ -78,9 +88,9 @@ export const hostOption = Options.text("host").pipe(
   Options.withFallbackConfig(Config.string("RIDEQUOTE_HOST"))
 )
 
-export const marketsOption = Options.directory("markets").pipe(
+export const marketsOption = Options.text("markets").pipe(
   Options.withDescription(
-    "Folder of fitted market model files (*.json). Without it every quote is priced on the built-in sample market."
+    "Folder of fitted market model files (*.json), or `none` for the built-in sample market only. Default: the markets shipped with ridequote (NYC, Chicago)."
   ),
   Options.withFallbackConfig(Config.string("RIDEQUOTE_MARKETS")),
   Options.optional
@@ -88,11 +98,26 @@ export const marketsOption = Options.directory("markets").pipe(
 
 export const sampleFallbackOption = Options.choice("sample-fallback", ["on", "off"]).pipe(
   Options.withDescription(
-    "With --markets: price places none of the markets serves on the sample market (on) or answer 400 (off). Default off."
+    "Price places none of the markets serves on the sample market (on) or answer 400 (off). Default on with the shipped markets, off with --markets DIR."
   ),
   Options.withFallbackConfig(Config.literal("on", "off")("RIDEQUOTE_SAMPLE_FALLBACK")),
-  Options.withDefault("off" as const)
+  Options.optional
 )
+
+export const routesOption = Options.text("routes").pipe(
+  Options.withDescription(
+    "Route resolver for quotes without distance and duration: offline (default), empirical, or osrm=URL (an OSRM-compatible server; offline fallback when it is slow or down)."
+  ),
+  Options.withFallbackConfig(Config.string("RIDEQUOTE_ROUTES")),
+  Options.withDefault("offline")
+)
+
+/** `--routes` / RIDEQUOTE_ROUTES, parsed. */
+export const validateRoutes = (text: string): Effect.Effect<RoutesChoice, SettingInvalid> =>
+  Either.match(parseRoutesChoice(text), {
+    onLeft: (message) => Effect.fail(new SettingInvalid({ message: `--routes / RIDEQUOTE_ROUTES: ${message}` })),
+    onRight: Effect.succeed
+  })
 
 export const refreshIntervalOption = Options.integer("refresh-interval").pipe(
   Options.withDescription(
@@ -110,12 +135,112 @@ export const rateLimitOption = Options.integer("rate-limit").pipe(
   Options.withFallbackConfig(Config.integer("RIDEQUOTE_RATE_LIMIT"))
 )
 
+export const requestTimeoutOption = Options.integer("request-timeout").pipe(
+  Options.withDescription(
+    `Seconds for a whole request (headers and body) to arrive, else 408 and the connection is closed; 0 = no limit. Default ${DEFAULT_REQUEST_TIMEOUT_SECONDS}. Env RIDEQUOTE_REQUEST_TIMEOUT.`
+  ),
+  Options.withDefault(DEFAULT_REQUEST_TIMEOUT_SECONDS),
+  Options.withFallbackConfig(Config.integer("RIDEQUOTE_REQUEST_TIMEOUT"))
+)
+
+export const maxConnectionsOption = Options.integer("max-connections").pipe(
+  Options.withDescription(
+    `Open connections at most; further ones are closed on arrival; 0 = no limit. Default ${DEFAULT_MAX_CONNECTIONS}. Env RIDEQUOTE_MAX_CONNECTIONS.`
+  ),
+  Options.withDefault(DEFAULT_MAX_CONNECTIONS),
+  Options.withFallbackConfig(Config.integer("RIDEQUOTE_MAX_CONNECTIONS"))
+)
+
+/** A whole number ≥ 0 for a setting named by its flag and variable. */
+export const validateCount = (flag: string, variable: string) => (n: number): Effect.Effect<number, SettingInvalid> =>
+  Number.isInteger(n) && n >= 0
+    ? Effect.succeed(n)
+    : Effect.fail(new SettingInvalid({ message: `--${flag} / ${variable} must be a whole number ≥ 0 (0 = no limit), got ${n}` }))
+
 /**
  * The JWT signing secret is read from the environment only: a flag would put it in the process
  * list and the shell history. Unset means the signing keys live in the database.
  */
 export const jwtSecretConfig: Config.Config<Option.Option<Redacted.Redacted<string>>> = Config.option(
   Config.redacted("RIDEQUOTE_JWT_SECRET")
+)
+
+// ---------------------------------------------------------------------------------------------
+// Storage settings read by every command that opens the database (environment only)
+
+/** PostgreSQL connection pool defaults (see docs/scaling.md, "Connection budget"). */
+export const DEFAULT_DB_POOL_SIZE = 10
+export const DEFAULT_DB_STATEMENT_TIMEOUT_SECONDS = 5
+/** Bytes of the key-encryption key (AES-256). */
+const KEK_BYTES = 32
+
+export interface StorageSettings {
+  /** PostgreSQL only: connections this process may hold for queries. */
+  readonly poolSize: number
+  /** PostgreSQL only: a statement running longer is cancelled (the request answers 503). */
+  readonly statementTimeout: Duration.Duration
+  /** Delete audit entries older than this many days; none: keep them all. */
+  readonly auditRetentionDays: Option.Option<number>
+  /** Seal stored signing keys under this AES-256 key; the previous one still opens keys until `keys rotate`. */
+  readonly keyEncryption: Option.Option<{
+    readonly current: Redacted.Redacted<Uint8Array>
+    readonly previous: ReadonlyArray<Redacted.Redacted<Uint8Array>>
+  }>
+}
+
+const wholeNumberIn = (variable: string, min: number, max: number) => (value: number) =>
+  Number.isInteger(value) && value >= min && value <= max
+    ? Effect.succeed(value)
+    : Effect.fail(new SettingInvalid({ message: `${variable} must be a whole number in ${min}..${max}, got ${value}` }))
+
+/** 32 bytes, written as base64 or base64url (e.g. `openssl rand -base64 32`). */
+const decodeKek = (variable: string) => (value: Redacted.Redacted<string>) => {
+  const text = Redacted.value(value).trim()
+  const bytes = /^[A-Za-z0-9+/_-]+={0,2}$/.test(text) ? Buffer.from(text, text.includes("-") || text.includes("_") ? "base64url" : "base64") : Buffer.alloc(0)
+  return bytes.length === KEK_BYTES
+    ? Effect.succeed(Redacted.make(new Uint8Array(bytes)))
+    : Effect.fail(
+      new SettingInvalid({
+        message: `${variable} must be ${KEK_BYTES} random bytes in base64 (e.g. the output of \`openssl rand -base64 32\`)`
+      })
+    )
+}
+
+/**
+ * Read from the environment only: the key-encryption key is a secret (a flag would show in `ps`),
+ * and the others are deployment facts that every command opening the database must agree on.
+ */
+export const storageSettings: Effect.Effect<StorageSettings, SettingInvalid | ConfigError.ConfigError> = Effect.gen(
+  function*() {
+    const poolSize = yield* Effect.flatMap(
+      Config.withDefault(Config.integer("RIDEQUOTE_DB_POOL_SIZE"), DEFAULT_DB_POOL_SIZE),
+      wholeNumberIn("RIDEQUOTE_DB_POOL_SIZE", 1, 1000)
+    )
+    const statementTimeout = yield* Effect.flatMap(
+      Config.withDefault(Config.integer("RIDEQUOTE_DB_STATEMENT_TIMEOUT"), DEFAULT_DB_STATEMENT_TIMEOUT_SECONDS),
+      wholeNumberIn("RIDEQUOTE_DB_STATEMENT_TIMEOUT", 1, 600)
+    )
+    const retention = yield* Config.option(Config.integer("RIDEQUOTE_AUDIT_RETENTION_DAYS"))
+    const auditRetentionDays = Option.isSome(retention)
+      ? Option.some(yield* wholeNumberIn("RIDEQUOTE_AUDIT_RETENTION_DAYS", 1, 36_600)(retention.value))
+      : Option.none()
+    const current = yield* Config.option(Config.redacted("RIDEQUOTE_KEY_ENCRYPTION_KEY"))
+    const previous = yield* Config.option(Config.redacted("RIDEQUOTE_KEY_ENCRYPTION_KEY_PREVIOUS"))
+    if (Option.isNone(current) && Option.isSome(previous)) {
+      return yield* new SettingInvalid({
+        message: "RIDEQUOTE_KEY_ENCRYPTION_KEY_PREVIOUS is set without RIDEQUOTE_KEY_ENCRYPTION_KEY"
+      })
+    }
+    const keyEncryption = Option.isSome(current)
+      ? Option.some({
+        current: yield* decodeKek("RIDEQUOTE_KEY_ENCRYPTION_KEY")(current.value),
+        previous: Option.isSome(previous)
+          ? [yield* decodeKek("RIDEQUOTE_KEY_ENCRYPTION_KEY_PREVIOUS")(previous.value)]
+          : []
+      })
+      : Option.none()
+    return { poolSize, statementTimeout: Duration.seconds(statementTimeout), auditRetentionDays, keyEncryption }
+  }
 )
 
 export const validateRefreshInterval = (seconds: number): Effect.Effect<Duration.Duration, SettingInvalid> =>
@@ -129,13 +254,7 @@ export const validateRefreshInterval = (seconds: number): Effect.Effect<Duration
     )
 
 export const validateRateLimit = (perSecond: number): Effect.Effect<number, SettingInvalid> =>
-  Number.isInteger(perSecond) && perSecond >= 0
-    ? Effect.succeed(perSecond)
-    : Effect.fail(
-      new SettingInvalid({
-        message: `--rate-limit / RIDEQUOTE_RATE_LIMIT must be a whole number ≥ 0 (0 = off), got ${perSecond}`
-      })
-    )
+  validateCount("rate-limit", "RIDEQUOTE_RATE_LIMIT")(perSecond)
 
 export const validatePort = (port: number): Effect.Effect<number, SettingInvalid> =>
   Number.isInteger(port) && port >= 0 && port <= 65535
@@ -147,10 +266,15 @@ export interface ServeSettings {
   readonly port: number
   readonly host: string
   readonly database: DatabaseLocation
-  readonly marketsDir: Option.Option<string>
-  readonly sampleFallback: boolean
+  /** Which market models, and whether the sample market serves the rest (see @ridequote/markets). */
+  readonly markets: MarketsOptions
+  readonly routes: RoutesChoice
   readonly refreshInterval: Duration.Duration
   /** Requests per second per account; 0 = off. */
   readonly rateLimit: number
+  /** Milliseconds for a whole request to arrive; 0 = no limit. */
+  readonly requestTimeoutMs: number
+  /** Open connections at most; 0 = no limit. */
+  readonly maxConnections: number
   readonly jwtSecret: Option.Option<Redacted.Redacted<string>>
 }

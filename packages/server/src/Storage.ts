@@ -1,57 +1,56 @@
 /**
- * The storage behind every command, chosen by `--database` / `RIDEQUOTE_DATABASE`. A SQLite
- * file is the embedded default and may be shared by several `serve` processes and the CLI;
- * Postgres is accepted by the settings but not built yet, and says so instead of guessing.
+ * The storage behind every command, chosen by `--database` / `RIDEQUOTE_DATABASE`: a SQLite
+ * file (the embedded default, shareable by several processes on one machine) or a PostgreSQL
+ * URL (many `serve` processes on many machines). The storage settings that every command must
+ * agree on (key encryption, audit retention, pool) come from the environment.
  */
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
+import type * as ConfigError from "effect/ConfigError"
 import type { StoragePorts, StorageUnavailable } from "@ridequote/core"
+import { migratePostgres, PostgresStorageLive } from "@ridequote/storage-postgres"
 import { migrateSqlite, SqliteStorageLive } from "@ridequote/storage-sqlite"
-import type { DatabaseLocation } from "./Settings.js"
+import type { DatabaseLocation, SettingInvalid } from "./Settings.js"
+import { storageSettings } from "./Settings.js"
 
 export type { StoragePorts }
 
-
-export class DatabaseNotSupported extends Data.TaggedError("DatabaseNotSupported")<{ readonly message: string }> {}
-
-const postgresNotBuilt = new DatabaseNotSupported({
-  message:
-    "Postgres support is not built yet: set --database / RIDEQUOTE_DATABASE to a SQLite file path (default ./data/ridequote.db)"
-})
-
-/** Fails at once for a location no adapter is built for (before anything heavy is loaded). */
-export const requireBuiltAdapter = (location: DatabaseLocation): Effect.Effect<void, DatabaseNotSupported> =>
-  location._tag === "Postgres" ? Effect.fail(postgresNotBuilt) : Effect.void
+export type StorageError = StorageUnavailable | SettingInvalid | ConfigError.ConfigError
 
 /** Storage for a location; building it applies pending migrations (idempotent). */
 export const StorageLive = (
   location: DatabaseLocation,
   jwtSecret: Option.Option<Redacted.Redacted<string>>
-): Layer.Layer<StoragePorts, DatabaseNotSupported | StorageUnavailable> => {
-  switch (location._tag) {
-    case "Sqlite":
-      return SqliteStorageLive(
-        Option.match(jwtSecret, {
-          onNone: () => ({ filename: location.filename }),
-          onSome: (secret) => ({ filename: location.filename, jwtSecret: secret })
-        })
-      )
-    case "Postgres":
-      return Layer.fail(postgresNotBuilt)
-  }
-}
+): Layer.Layer<StoragePorts, StorageError> =>
+  Layer.unwrapEffect(
+    Effect.map(storageSettings, (settings) => {
+      const shared = {
+        jwtSecret: Option.getOrUndefined(jwtSecret),
+        keyEncryption: Option.getOrUndefined(settings.keyEncryption),
+        auditRetentionDays: Option.getOrUndefined(settings.auditRetentionDays)
+      }
+      switch (location._tag) {
+        case "Sqlite":
+          return SqliteStorageLive({ ...shared, filename: location.filename })
+        case "Postgres":
+          return PostgresStorageLive({
+            ...shared,
+            url: location.url,
+            poolSize: settings.poolSize,
+            statementTimeout: settings.statementTimeout
+          })
+      }
+    })
+  )
 
 /** Brings the schema up to date without starting anything else (`ridequote migrate`). */
-export const migrateDatabase = (
-  location: DatabaseLocation
-): Effect.Effect<void, DatabaseNotSupported | StorageUnavailable> => {
+export const migrateDatabase = (location: DatabaseLocation): Effect.Effect<void, StorageUnavailable> => {
   switch (location._tag) {
     case "Sqlite":
       return migrateSqlite(location.filename)
     case "Postgres":
-      return Effect.fail(postgresNotBuilt)
+      return migratePostgres({ url: location.url })
   }
 }

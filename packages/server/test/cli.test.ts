@@ -323,6 +323,34 @@ describe("tokens revoke", () => {
   })
 })
 
+describe("keys rotate with a key-encryption key", () => {
+  const kek = Buffer.alloc(32, 7).toString("base64")
+  const nextKek = Buffer.alloc(32, 8).toString("base64")
+
+  it("seals the stored keys: without the KEK the database is refused, with it (or as previous) it works", async () => {
+    const database = dir.file("sealed.db")
+    const rotated = await run(["keys", "rotate", "--json", "--database", database], { RIDEQUOTE_KEY_ENCRYPTION_KEY: kek })
+    expect(rotated.ok, rotated.stderr).toBe(true)
+    expect(field(json(rotated.stdout), "kid")).toEqual(expect.any(String))
+
+    const without = await run(["accounts", "list", "--database", database])
+    expect(without.ok).toBe(false)
+    expect(without.stderr).toMatch(/encrypted under key-encryption key .*RIDEQUOTE_KEY_ENCRYPTION_KEY/)
+    expect((await run(["accounts", "list", "--database", database], { RIDEQUOTE_KEY_ENCRYPTION_KEY: kek })).ok).toBe(true)
+
+    // KEK rotation: new key current, old one previous, then `keys rotate` re-seals everything
+    const rekeyed = await run(["keys", "rotate", "--database", database], {
+      RIDEQUOTE_KEY_ENCRYPTION_KEY: nextKek,
+      RIDEQUOTE_KEY_ENCRYPTION_KEY_PREVIOUS: kek
+    })
+    expect(rekeyed.ok, rekeyed.stderr).toBe(true)
+    expect((await run(["accounts", "list", "--database", database], { RIDEQUOTE_KEY_ENCRYPTION_KEY: nextKek })).ok).toBe(
+      true
+    )
+    expect((await run(["accounts", "list", "--database", database], { RIDEQUOTE_KEY_ENCRYPTION_KEY: kek })).ok).toBe(false)
+  })
+})
+
 describe("migrate and settings", () => {
   it("migrate creates the database and is idempotent", async () => {
     const database = dir.file("nested/folder/migrate.db")
@@ -342,21 +370,31 @@ describe("migrate and settings", () => {
     expect(JSON.stringify(json(listed.stdout))).toContain(String(field(json(created.stdout), "id")))
   })
 
-  it("a postgres:// database answers that Postgres support is not built yet", async () => {
-    for (const args of [["migrate"], ["accounts", "list"], ["serve"]]) {
-      const r = await run([...args, "--database", "postgres://user:pw@127.0.0.1:5432/ridequote"])
+  it("an unreachable postgres:// database fails every command with a message that keeps the password out", async () => {
+    // port 1: nothing listens there, so the connection is refused at once
+    for (const args of [["migrate"], ["accounts", "list"]]) {
+      const r = await run([...args, "--database", "postgres://user:pw@127.0.0.1:1/ridequote"])
       expect(r.ok).toBe(false)
-      expect(r.stderr).toMatch(/Postgres support is not built yet/)
+      expect(r.stderr).toMatch(/PostgreSQL/)
       expect(r.stderr).not.toContain("pw@")
     }
   })
 
-  it("serve refuses a refresh interval over 60 s, a negative rate limit and a bad port before starting", async () => {
+  it("a malformed RIDEQUOTE_KEY_ENCRYPTION_KEY is refused, naming the variable and the expected form", async () => {
+    const r = await run(["accounts", "list", "--database", dir.file("kek.db")], { RIDEQUOTE_KEY_ENCRYPTION_KEY: "short" })
+    expect(r.ok).toBe(false)
+    expect(r.stderr).toMatch(/RIDEQUOTE_KEY_ENCRYPTION_KEY must be 32 random bytes in base64/)
+    expect(r.stderr).not.toContain("short")
+  })
+
+  it("serve refuses a refresh interval over 60 s, a negative rate limit, request timeout or connection cap, and a bad port before starting", async () => {
     const database = dir.file("serve-settings.db")
     const cases: ReadonlyArray<[Record<string, string>, RegExp]> = [
       [{ RIDEQUOTE_REFRESH_INTERVAL: "61" }, /RIDEQUOTE_REFRESH_INTERVAL .*1\.\.60/],
       [{ RIDEQUOTE_REFRESH_INTERVAL: "0" }, /RIDEQUOTE_REFRESH_INTERVAL/],
       [{ RIDEQUOTE_RATE_LIMIT: "-1" }, /RIDEQUOTE_RATE_LIMIT/],
+      [{ RIDEQUOTE_REQUEST_TIMEOUT: "-5" }, /--request-timeout \/ RIDEQUOTE_REQUEST_TIMEOUT must be a whole number/],
+      [{ RIDEQUOTE_MAX_CONNECTIONS: "-1" }, /--max-connections \/ RIDEQUOTE_MAX_CONNECTIONS must be a whole number/],
       [{ RIDEQUOTE_PORT: "70000" }, /RIDEQUOTE_PORT/]
     ]
     for (const [env, message] of cases) {

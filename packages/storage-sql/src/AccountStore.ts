@@ -1,7 +1,17 @@
-/** AccountStore over SQL: accounts with their API key and secret hash in one row. */
+/**
+ * AccountStore over SQL: accounts with their API key and secret hash in one row, plus the
+ * version (bumped by every change) and the revoke-all cutoff the access snapshot needs.
+ */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { AccountId, ApiKey, SecretHash, StoredCredentials } from "@ridequote/core"
-import { Account, AccountNotFound, AccountStore, ApiKey as ApiKeySchema } from "@ridequote/core"
+import type { AccountId, ApiKey, SecretHash, StoredAccount, StoredCredentials } from "@ridequote/core"
+import {
+  Account,
+  AccountNotFound,
+  AccountStore,
+  ApiKey as ApiKeySchema,
+  FIRST_ACCOUNT_VERSION,
+  StorageUnavailable
+} from "@ridequote/core"
 import { Clock, Effect, Layer, Option, Schema } from "effect"
 import { DbInt, isoFromMillis, millisOf } from "./Columns.js"
 import { dialect } from "./Dialect.js"
@@ -39,6 +49,19 @@ const AccountFromRow = Schema.transform(AccountRow, Schema.encodedSchema(Account
 }).pipe(Schema.compose(Account))
 
 const decodeAccount = Schema.decodeUnknown(AccountFromRow)
+const AccessColumns = Schema.Struct({ version: DbInt, tokens_revoked_before_ms: Schema.NullOr(DbInt) })
+const decodeAccessColumns = Schema.decodeUnknown(AccessColumns)
+
+/** A row read with `SELECT *` → the account with its version and cutoff. */
+export const decodeStoredAccount = (row: unknown) =>
+  Effect.map(
+    Effect.all({ account: decodeAccount(row), access: decodeAccessColumns(row) }),
+    ({ access, account }): StoredAccount => ({
+      account,
+      version: access.version,
+      tokensRevokedBeforeMs: access.tokens_revoked_before_ms ?? undefined
+    })
+  )
 const decodeAccounts = Schema.decodeUnknown(Schema.Array(AccountFromRow))
 const encodeAccount = Schema.encode(Account)
 
@@ -68,6 +91,7 @@ export const makeAccountStore = Effect.gen(function*() {
           id: account.id,
           ...settings,
           created_at_ms: millisOf(account.createdAt),
+          version: FIRST_ACCOUNT_VERSION,
           api_key: credentials.apiKey,
           secret_hash: credentials.secretHash
         })
@@ -76,7 +100,7 @@ export const makeAccountStore = Effect.gen(function*() {
 
   const findById = (id: AccountId) =>
     sql`SELECT * FROM accounts WHERE id = ${id}`.pipe(
-      Effect.flatMap((rows) => rows.length === 0 ? Effect.succeedNone : Effect.asSome(decodeAccount(rows[0]))),
+      Effect.flatMap((rows) => rows.length === 0 ? Effect.succeedNone : Effect.asSome(decodeStoredAccount(rows[0]))),
       orUnavailable("account lookup")
     )
 
@@ -112,15 +136,30 @@ export const makeAccountStore = Effect.gen(function*() {
   const update = (id: AccountId, change: (account: Account) => Account) =>
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      // The feed row goes first: a write as the first statement makes SQLite wait for the write
-      // lock (busy_timeout); a transaction that read first could not upgrade and would fail.
+      // The feed lock and row go first: a write as the first statement makes SQLite wait for the
+      // write lock (busy_timeout), where a transaction that read first could not upgrade and would
+      // fail; on PostgreSQL the lock serialises every feed writer, this account's included.
+      yield* d.lockFeed
       yield* appendChanges(sql, d, [{ kind: "AccountChanged", account_id: id, jti: null, expires_at_ms: null, at_ms: now }])
       const rows = yield* sql`SELECT * FROM accounts WHERE id = ${id}`
       if (rows.length === 0) return yield* notFound(id)
-      const changed = change(yield* decodeAccount(rows[0]))
+      const current = yield* decodeStoredAccount(rows[0])
+      const changed = change(current.account)
       const settings = yield* settingsColumns(changed)
-      yield* sql`UPDATE accounts SET ${sql.update(settings)} WHERE id = ${id}`
-      return changed.id === id ? changed : { ...changed, id }
+      const version = current.version + 1
+      // Compare-and-set on the version: even a writer that bypassed the feed lock cannot make
+      // this read-modify-write lose another one's change.
+      const written = yield* sql`UPDATE accounts SET ${sql.update({ ...settings, version })}
+        WHERE id = ${id} AND version = ${current.version} RETURNING id`
+      if (written.length === 0) {
+        return yield* new StorageUnavailable({ message: `account ${id} changed concurrently; try again` })
+      }
+      const stored: StoredAccount = {
+        account: changed.id === id ? changed : { ...changed, id },
+        version,
+        tokensRevokedBeforeMs: current.tokensRevokedBeforeMs
+      }
+      return stored
     }).pipe(sql.withTransaction, orUnavailable("account update"))
 
   const replaceCredentials = (id: AccountId, credentials: StoredCredentials) =>

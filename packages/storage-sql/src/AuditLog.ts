@@ -6,14 +6,14 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { AuditPage, AuditQuery, AuditRecord } from "@ridequote/core"
-import { AuditEntry, AuditLog, MAX_AUDIT_PAGE_SIZE } from "@ridequote/core"
+import { AuditEntry, AuditLog, MAX_AUDIT_PAGE_SIZE, StorageUnavailable, trustedDecoder, trustedEncoder } from "@ridequote/core"
 import { Effect, Layer, Metric, Schema } from "effect"
 import type { Scope } from "effect"
 import { millisOf } from "./Columns.js"
 import type { Dialect } from "./Dialect.js"
 import { chunkRows, dialect } from "./Dialect.js"
 import { makeGroupCommit } from "./GroupCommit.js"
-import { orUnavailable, unavailable } from "./Unavailable.js"
+import { orUnavailable } from "./Unavailable.js"
 
 /** Appends waiting for their transaction to commit (rendered on GET /metrics). */
 export const auditQueueDepth = Metric.gauge("ridequote_audit_queue_depth", {
@@ -30,37 +30,53 @@ interface AuditRow {
 
 const COLUMNS = 4
 
-const encodeEntry = Schema.encode(Schema.parseJson(AuditEntry))
-const decodeEntries = Schema.decodeUnknown(Schema.Array(Schema.Struct({ entry: Schema.parseJson(AuditEntry) })))
+/**
+ * Entries are built by core and read back from our own table: encoded and decoded without
+ * re-checking every refinement (core's `trustedEncoder`/`trustedDecoder`); a page of 50 full
+ * entries through `Schema.decodeUnknown(parseJson(AuditEntry))` cost ~3 ms, the SQL 0.1 ms.
+ */
+const encodeEntry = trustedEncoder(AuditEntry)
+const decodeEntry = trustedDecoder(AuditEntry)
+const EntryRows = Schema.Array(Schema.Struct({ entry: Schema.String }))
 
-const toRow = (record: AuditRecord) =>
-  Effect.map(
-    encodeEntry({
+const decodeEntries = (rows: unknown) =>
+  Effect.flatMap(Schema.decodeUnknown(EntryRows)(rows), (decoded) =>
+    Effect.try({
+      try: () => decoded.map((row) => ({ entry: decodeEntry(JSON.parse(row.entry) as typeof AuditEntry.Encoded) })),
+      catch: () => new StorageUnavailable({ message: "storage failed during audit page: a stored row is not a valid audit entry" })
+    }))
+
+const toRow = (record: AuditRecord): AuditRow => ({
+    request_id: record.requestId,
+    account_id: record.accountId,
+    received_at_ms: millisOf(record.receivedAt),
+    entry: JSON.stringify(encodeEntry({
       requestId: record.requestId,
       receivedAt: record.receivedAt,
       ...(record.request !== undefined ? { request: record.request } : {}),
       decision: record.decision
-    }),
-    (entry): AuditRow => ({
-      request_id: record.requestId,
-      account_id: record.accountId,
-      received_at_ms: millisOf(record.receivedAt),
-      entry
-    })
-  )
+    }))
+  })
 
 /**
  * One transaction for the whole batch, in multi-row INSERTs under the bind-parameter limit. A
  * request id already stored is skipped, so retrying an append whose outcome was unknown is safe
  * and one duplicate cannot fail everybody else's batch.
+ *
+ * A batch that fits one statement (up to 500 rows) is that statement alone: a single INSERT is
+ * atomic and durable by itself in both dialects, and on PostgreSQL skipping BEGIN and COMMIT
+ * saves two of its three round trips per batch.
  */
-const commitRows = (sql: SqlClient.SqlClient, d: Dialect) => (rows: ReadonlyArray<AuditRow>) =>
-  Effect.forEach(
-    chunkRows(rows, COLUMNS, d.maxBindParameters),
-    (chunk) =>
-      sql`INSERT INTO audit ${sql.insert(chunk.map((row) => ({ ...row })))} ON CONFLICT (request_id) DO NOTHING`,
-    { discard: true }
-  ).pipe(sql.withTransaction, orUnavailable("audit append"))
+const commitRows = (sql: SqlClient.SqlClient, d: Dialect) => (rows: ReadonlyArray<AuditRow>) => {
+  const chunks = chunkRows(rows, COLUMNS, d.maxBindParameters)
+  const insert = (chunk: ReadonlyArray<AuditRow>) =>
+    sql`INSERT INTO audit ${sql.insert(chunk.map((row) => ({ ...row })))} ON CONFLICT (request_id) DO NOTHING`
+  const [only] = chunks
+  const all = chunks.length === 1 && only !== undefined
+    ? Effect.asVoid(insert(only))
+    : Effect.forEach(chunks, insert, { discard: true }).pipe(sql.withTransaction)
+  return all.pipe(orUnavailable("audit append"))
+}
 
 const pageLimit = (query: AuditQuery): number => Math.max(1, Math.min(MAX_AUDIT_PAGE_SIZE, Math.floor(query.limit)))
 
@@ -97,11 +113,7 @@ export const makeAuditLog = (
       maxBatch: options.maxBatch
     })
 
-    const append = (record: AuditRecord) =>
-      toRow(record).pipe(
-        Effect.mapError((error) => unavailable("audit append", error)),
-        Effect.flatMap(group.submit)
-      )
+    const append = (record: AuditRecord) => Effect.suspend(() => group.submit(toRow(record)))
 
     const page = (query: AuditQuery) =>
       Effect.gen(function*() {

@@ -25,7 +25,24 @@ export interface Dialect {
    * same database at once, so none starts serving before the schema exists.
    */
   readonly migrationLock: Effect.Effect<void, SqlError>
+  /**
+   * First statement of every transaction that appends to the change feed: it makes the feed's
+   * `seq` order its commit order. SQLite already has one writer at a time. PostgreSQL takes
+   * `seq` from the identity sequence at INSERT, so a later value could commit first and a reader
+   * that had already passed it would skip the earlier row forever; a transaction-scoped advisory
+   * lock, held until COMMIT, makes the next writer draw its `seq` only after this one committed.
+   * Feed writes are operator-rate events (revocations, account changes), so serialising them costs nothing.
+   */
+  readonly lockFeed: Effect.Effect<void, SqlError>
+  /**
+   * Tells listening instances that the feed moved (delivered at COMMIT, dropped on rollback).
+   * A hint only: readers still read the feed from their cursor.
+   */
+  readonly notifyFeed: Effect.Effect<void, SqlError>
 }
+
+/** The LISTEN/NOTIFY channel of the access feed on PostgreSQL. */
+export const FEED_CHANNEL = "ridequote_access_changes"
 
 /** The table @effect/sql's Migrator keeps its history in. */
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
@@ -47,29 +64,44 @@ export const dialect: Effect.Effect<Dialect, never, SqlClient.SqlClient> = Effec
         )`.pipe(Effect.asVoid),
         // A write as the first statement takes SQLite's write lock (waiting under busy_timeout).
         // Reading first and writing later would fail at once with SQLITE_BUSY instead of waiting.
-        migrationLock: sql`DELETE FROM ${sql(MIGRATIONS_TABLE)} WHERE migration_id < 0`.pipe(Effect.asVoid)
+        migrationLock: sql`DELETE FROM ${sql(MIGRATIONS_TABLE)} WHERE migration_id < 0`.pipe(Effect.asVoid),
+        lockFeed: Effect.void,
+        notifyFeed: Effect.void
       }),
-      pg: () => ({
-        name: "pg",
-        sequencePrimaryKey: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
-        orderedText: "TEXT COLLATE \"C\"",
-        maxBindParameters: 65_535,
-        // The Migrator probes the table with a statement that fails when it is missing, which
-        // would abort our enclosing transaction: create it first, outside.
-        prepareMigrationLock: sql`CREATE TABLE IF NOT EXISTS ${sql(MIGRATIONS_TABLE)} (
-          migration_id integer primary key,
-          created_at timestamp with time zone not null default now(),
-          name text not null
-        )`.pipe(Effect.asVoid),
-        migrationLock: sql`SELECT pg_advisory_xact_lock(7304170001)`.pipe(Effect.asVoid)
-      }),
+      pg: () => {
+        const migrationLock = sql`SELECT pg_advisory_xact_lock(7304170001)`.pipe(Effect.asVoid)
+        return {
+          name: "pg",
+          sequencePrimaryKey: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+          orderedText: "TEXT COLLATE \"C\"",
+          maxBindParameters: 65_535,
+          // The Migrator probes the table with a statement that fails when it is missing, which
+          // would abort our enclosing transaction: create it first, in a transaction of its own.
+          // That one takes the lock too: concurrent CREATE TABLE IF NOT EXISTS in PostgreSQL can
+          // still fail on the catalog's unique index (pg_type_typname_nsp_index).
+          prepareMigrationLock: sql.withTransaction(Effect.zipRight(
+            migrationLock,
+            sql`CREATE TABLE IF NOT EXISTS ${sql(MIGRATIONS_TABLE)} (
+              migration_id integer primary key,
+              created_at timestamp with time zone not null default now(),
+              name text not null
+            )`
+          )).pipe(Effect.asVoid),
+          migrationLock,
+          lockFeed: sql`SELECT pg_advisory_xact_lock(7304170002)`.pipe(Effect.asVoid),
+          // NOTIFY takes no bind parameters; pg_notify does (and @effect/sql-pg 0.53's notify() is broken).
+          notifyFeed: sql`SELECT pg_notify(${FEED_CHANNEL}, '')`.pipe(Effect.asVoid)
+        }
+      },
       orElse: () => ({
         name: "standard",
         sequencePrimaryKey: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
         orderedText: "TEXT",
         maxBindParameters: 999,
         prepareMigrationLock: Effect.void,
-        migrationLock: Effect.void
+        migrationLock: Effect.void,
+        lockFeed: Effect.void,
+        notifyFeed: Effect.void
       })
     })
 )

@@ -20,10 +20,16 @@ export interface ChangeRow {
 
 const COLUMNS = 5
 
-/** Appends feed rows (multi-row INSERTs under the bind-parameter limit); call inside the change's transaction. */
+/**
+ * Appends feed rows (multi-row INSERTs under the bind-parameter limit) and notifies listeners.
+ * Call inside the change's transaction, after `d.lockFeed` opened it (see `Dialect.lockFeed`).
+ */
 export const appendChanges = (sql: SqlClient.SqlClient, d: Dialect, rows: ReadonlyArray<ChangeRow>) =>
-  Effect.forEach(
-    chunkRows(rows, COLUMNS, d.maxBindParameters),
-    (chunk) => sql`INSERT INTO access_changes ${sql.insert(chunk.map((row) => ({ ...row })))}`,
-    { discard: true }
+  rows.length === 0 ? Effect.void : Effect.zipRight(
+    Effect.forEach(
+      chunkRows(rows, COLUMNS, d.maxBindParameters),
+      (chunk) => sql`INSERT INTO access_changes ${sql.insert(chunk.map((row) => ({ ...row })))}`,
+      { discard: true }
+    ),
+    d.notifyFeed
   )

@@ -78,10 +78,22 @@ const firstSigningKey = Effect.gen(function*() {
   yield* sql`INSERT INTO signing_keys ${sql.insert({ ...newSigningKeyRow(), created_at_ms: now })}`
 })
 
+/**
+ * Accounts get a version (caches keep the newest they saw; updates compare-and-set it) and the
+ * revoke-all cutoff; the audit gets an index on time alone for retention's oldest-first deletes.
+ */
+const accountVersionsAndAuditRetention = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE accounts ADD COLUMN version BIGINT NOT NULL DEFAULT 1`
+  yield* sql`ALTER TABLE accounts ADD COLUMN tokens_revoked_before_ms BIGINT`
+  yield* sql`CREATE INDEX audit_received ON audit (received_at_ms)`
+})
+
 /** The Migrator's loader: id and name come from each key, in id order. */
 export const migrations: Migrator.Loader = Migrator.fromRecord({
   "1_create_schema": createSchema,
-  "2_first_signing_key": firstSigningKey
+  "2_first_signing_key": firstSigningKey,
+  "3_account_versions_and_audit_retention": accountVersionsAndAuditRetention
 })
 
 const runMigrations = Migrator.make({})

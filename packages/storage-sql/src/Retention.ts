@@ -3,33 +3,84 @@
  * feed row matters only to a reader whose cursor is older than it; no token outlives the
  * maximum lifetime (366 days), so rows older than that are dropped. Expired tokens are kept a
  * week more, so a revoke naming one that just expired still answers "0 revoked", not 404.
+ *
+ * Audit entries are kept forever unless the operator sets a retention (in days); then entries
+ * older than that are deleted oldest first in small batches, each its own short transaction, so
+ * neither SQLite's single writer nor PostgreSQL's row locks hold up the quotes being recorded.
+ *
  * Runs hourly in the background of each process (deletes are idempotent across processes).
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { MAX_TOKEN_TTL_SECONDS } from "@ridequote/core"
-import { Clock, Duration, Effect, Layer } from "effect"
+import { Clock, Duration, Effect, Layer, Schema } from "effect"
+import { DbInt } from "./Columns.js"
 import { orUnavailable } from "./Unavailable.js"
 
 export const FEED_RETENTION_MS = MAX_TOKEN_TTL_SECONDS * 1000
 export const EXPIRED_TOKEN_RETENTION_MS = Duration.toMillis(Duration.days(7))
 export const PRUNE_INTERVAL = Duration.hours(1)
+/** Audit rows per delete statement: a few milliseconds of work, one short lock each. */
+export const AUDIT_DELETE_BATCH = 1_000
 
-/** Deletes feed rows and expired tokens past their retention at `nowMs`. */
-export const prune = (nowMs: number) =>
+export interface RetentionOptions {
+  /** Delete audit entries received more than this many days ago; absent keeps them all. */
+  readonly auditRetentionDays?: number | undefined
+}
+
+const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
+
+/**
+ * Deletes audit entries received before `beforeMs`, `batch` rows per statement, until none is
+ * left; returns how many went. The subquery walks the `audit_received` index oldest first, a
+ * form both dialects accept (neither allows LIMIT on DELETE by default).
+ */
+export const pruneAudit = (beforeMs: number, batch = AUDIT_DELETE_BATCH) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    let deleted = 0
+    for (;;) {
+      const rows = yield* sql`DELETE FROM audit WHERE request_id IN (
+          SELECT request_id FROM audit WHERE received_at_ms < ${beforeMs} ORDER BY received_at_ms LIMIT ${batch}
+        ) RETURNING 1 AS n`
+      deleted += rows.length
+      if (rows.length < batch) return deleted
+    }
+  }).pipe(orUnavailable("audit retention"))
+
+/** Audit entries older than `beforeMs` still stored (for tests and operators). */
+export const countAuditBefore = (beforeMs: number) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql`SELECT COUNT(*) AS n FROM audit WHERE received_at_ms < ${beforeMs}`.pipe(
+      Effect.flatMap(decodeCount)
+    )
+    return rows[0]?.n ?? 0
+  }).pipe(orUnavailable("audit count"))
+
+/** Deletes feed rows, expired tokens and (with a retention set) old audit entries at `nowMs`. */
+export const prune = (nowMs: number, options: RetentionOptions = {}) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* sql`DELETE FROM access_changes WHERE at_ms < ${nowMs - FEED_RETENTION_MS}`
     yield* sql`DELETE FROM tokens WHERE expires_at_ms < ${nowMs - EXPIRED_TOKEN_RETENTION_MS}`
-  }).pipe(orUnavailable("retention"))
-
-/** Prunes at start and then every hour; a failure is logged and retried at the next round. */
-export const RetentionLive: Layer.Layer<never, never, SqlClient.SqlClient> = Layer.scopedDiscard(
-  Effect.forkScoped(
-    Clock.currentTimeMillis.pipe(
-      Effect.flatMap(prune),
-      Effect.catchAll((error) => Effect.logWarning("storage retention failed; retrying next round", error)),
-      Effect.zipRight(Effect.sleep(PRUNE_INTERVAL)),
-      Effect.forever
+  }).pipe(
+    orUnavailable("retention"),
+    Effect.zipRight(
+      options.auditRetentionDays === undefined
+        ? Effect.void
+        : Effect.asVoid(pruneAudit(nowMs - Duration.toMillis(Duration.days(options.auditRetentionDays))))
     )
   )
-)
+
+/** Prunes at start and then every hour; a failure is logged and retried at the next round. */
+export const RetentionLive = (options: RetentionOptions = {}): Layer.Layer<never, never, SqlClient.SqlClient> =>
+  Layer.scopedDiscard(
+    Effect.forkScoped(
+      Clock.currentTimeMillis.pipe(
+        Effect.flatMap((nowMs) => prune(nowMs, options)),
+        Effect.catchAll((error) => Effect.logWarning("storage retention failed; retrying next round", error)),
+        Effect.zipRight(Effect.sleep(PRUNE_INTERVAL)),
+        Effect.forever
+      )
+    )
+  )

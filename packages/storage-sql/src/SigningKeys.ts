@@ -11,14 +11,20 @@
  *
  * A retired key keeps verifying for the maximum token lifetime after its retirement, so no
  * token it signed is cut short.
+ *
+ * With a key-encryption key configured (`SigningKeyCipher`), stored keys are sealed: new keys
+ * are written sealed, and keys still plain or under a previous KEK are re-sealed under the
+ * current one when a process loads them and when `rotate` runs.
  */
 import { createHash } from "node:crypto"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SigningKey, SigningKeyRing } from "@ridequote/core"
 import { KeyId, MAX_TOKEN_TTL_SECONDS, SigningKeys, StorageUnavailable } from "@ridequote/core"
-import { Clock, Duration, Effect, Layer, Option, Redacted, Schema, SynchronizedRef } from "effect"
+import { Clock, Duration, Effect, Either, Layer, Option, Redacted, Schema, SynchronizedRef } from "effect"
 import type { Scope } from "effect"
 import { DbInt } from "./Columns.js"
+import type { KeyEncryption } from "./SigningKeyCipher.js"
+import { needsResealing, open, seal } from "./SigningKeyCipher.js"
 import { newSigningKeyRow, SIGNING_KEY_BYTES } from "./SigningKeyRow.js"
 import { orUnavailable } from "./Unavailable.js"
 
@@ -71,23 +77,48 @@ const KeyRow = Schema.Struct({
 })
 const decodeKeys = Schema.decodeUnknown(Schema.Array(KeyRow))
 
-const toKey = (row: typeof KeyRow.Type): SigningKey => ({
-  kid: row.kid,
-  secret: Redacted.make(new Uint8Array(Buffer.from(row.secret, "base64url")))
-})
-
-export const makeStoredSigningKeys: Effect.Effect<
-  SigningKeys,
-  StorageUnavailable,
-  SqlClient.SqlClient | Scope.Scope
-> = Effect.gen(function*() {
+export const makeStoredSigningKeys = (
+  encryption?: KeyEncryption | undefined
+): Effect.Effect<SigningKeys, StorageUnavailable, SqlClient.SqlClient | Scope.Scope> =>
+Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+
+  const toKey = (row: typeof KeyRow.Type): Effect.Effect<SigningKey, StorageUnavailable> =>
+    Either.match(open(row.secret, row.kid, encryption), {
+      onLeft: (message) => Effect.fail(new StorageUnavailable({ message })),
+      onRight: (bytes) => Effect.succeed({ kid: row.kid, secret: Redacted.make(bytes) })
+    })
+
+  /** The form a key's secret is written in: sealed under the current KEK when there is one. */
+  const storedForm = (kid: string, secret: Uint8Array): string =>
+    encryption === undefined ? Buffer.from(secret).toString("base64url") : seal(secret, kid, encryption.current)
 
   const insertKey = (nowMs: number) =>
     Effect.gen(function*() {
       const row = newSigningKeyRow()
-      yield* sql`INSERT INTO signing_keys ${sql.insert({ ...row, created_at_ms: nowMs })}`
+      const secret = storedForm(row.kid, Buffer.from(row.secret, "base64url"))
+      yield* sql`INSERT INTO signing_keys ${sql.insert({ kid: row.kid, secret, created_at_ms: nowMs })}`
     })
+
+  /**
+   * Re-seals under the current KEK every row that is plain or under a previous one. The UPDATE
+   * names the old stored form, so processes doing this at once change each row once.
+   */
+  const resealAll = Effect.gen(function*() {
+    if (encryption === undefined) return 0
+    const rows = yield* sql`SELECT kid, secret, created_at_ms, retired_at_ms FROM signing_keys`.pipe(
+      Effect.flatMap(decodeKeys)
+    )
+    let resealed = 0
+    for (const row of rows) {
+      if (!needsResealing(row.secret, encryption)) continue
+      const key = yield* toKey(row)
+      yield* sql`UPDATE signing_keys SET secret = ${storedForm(row.kid, Redacted.value(key.secret))}
+        WHERE kid = ${row.kid} AND secret = ${row.secret}`
+      resealed++
+    }
+    return resealed
+  })
 
   /** Reads the ring; a database without a current key (never migrated its first one) gets one. */
   const load = Effect.gen(function*() {
@@ -104,9 +135,13 @@ export const makeStoredSigningKeys: Effect.Effect<
     if (current === undefined) {
       return yield* new StorageUnavailable({ message: "no current signing key could be stored" })
     }
-    return { ring: ringOf(toKey(current), rows.map(toKey)) }
+    const keys = yield* Effect.forEach(rows, toKey)
+    return { ring: ringOf(yield* toKey(current), keys) }
   }).pipe(orUnavailable("signing key load"))
 
+  // Keys written before a KEK was configured (the first migration's, say) are sealed now.
+  const resealed = yield* resealAll.pipe(sql.withTransaction, orUnavailable("signing key re-encryption"))
+  if (resealed > 0) yield* Effect.logInfo(`sealed ${resealed} signing key(s) under the configured key-encryption key`)
   const ring = yield* SynchronizedRef.make((yield* load).ring)
   const reload = SynchronizedRef.updateEffect(ring, () => Effect.map(load, (loaded) => loaded.ring))
   /** When the last reload for an unknown kid happened: such reloads are throttled. */
@@ -122,11 +157,15 @@ export const makeStoredSigningKeys: Effect.Effect<
       return Option.fromNullable((yield* SynchronizedRef.get(ring)).verifying.get(kid))
     })
 
-  /** Retires the current key and makes a new one, in one transaction (it opens with a write). */
+  /**
+   * Retires the current key and makes a new one, in one transaction (it opens with a write),
+   * and re-seals every stored key under the current KEK (how a KEK rotation completes).
+   */
   const rotate = Effect.gen(function*() {
     const now = yield* Clock.currentTimeMillis
     yield* sql`UPDATE signing_keys SET retired_at_ms = ${now} WHERE retired_at_ms IS NULL`
     yield* insertKey(now)
+    yield* resealAll
   }).pipe(
     sql.withTransaction,
     orUnavailable("signing key rotation"),
@@ -152,8 +191,9 @@ export const makeStoredSigningKeys: Effect.Effect<
 })
 
 export const SqlSigningKeysLive = (
-  jwtSecret?: Redacted.Redacted<string> | undefined
+  jwtSecret?: Redacted.Redacted<string> | undefined,
+  encryption?: KeyEncryption | undefined
 ): Layer.Layer<SigningKeys, StorageUnavailable, SqlClient.SqlClient> =>
   jwtSecret === undefined
-    ? Layer.scoped(SigningKeys, makeStoredSigningKeys)
+    ? Layer.scoped(SigningKeys, makeStoredSigningKeys(encryption))
     : Layer.effect(SigningKeys, makeFixedSigningKeys(jwtSecret))

@@ -6,7 +6,9 @@ import type { Redacted } from "effect"
 import { SqlAccessFeedLive } from "./AccessFeed.js"
 import { SqlAccountStoreLive } from "./AccountStore.js"
 import { SqlAuditLogLive } from "./AuditLog.js"
+import type { AccessFeed } from "@ridequote/core"
 import { RetentionLive } from "./Retention.js"
+import type { KeyEncryption } from "./SigningKeyCipher.js"
 import { SqlSigningKeysLive } from "./SigningKeys.js"
 import { SqlStorageHealthLive } from "./StorageHealth.js"
 import { SqlTokenStoreLive } from "./TokenStore.js"
@@ -18,6 +20,12 @@ export interface SqlStorageOptions {
   readonly jwtSecret?: Redacted.Redacted<string> | undefined
   /** Upper bound on the rows of one audit group-commit transaction. */
   readonly auditMaxBatch?: number | undefined
+  /** Delete audit entries older than this many days (in small batches, hourly); absent keeps them. */
+  readonly auditRetentionDays?: number | undefined
+  /** Seal stored signing keys under this key-encryption key (RIDEQUOTE_KEY_ENCRYPTION_KEY). */
+  readonly keyEncryption?: KeyEncryption | undefined
+  /** The access feed, when a dialect adds to the plain SQL reader (PostgreSQL: LISTEN/NOTIFY wake-ups). */
+  readonly accessFeed?: Layer.Layer<AccessFeed, StorageUnavailable, SqlClient.SqlClient> | undefined
 }
 
 /**
@@ -30,9 +38,9 @@ export const SqlStorageLive = (
   Layer.mergeAll(
     SqlAccountStoreLive,
     SqlTokenStoreLive,
-    SqlAccessFeedLive,
+    options.accessFeed ?? SqlAccessFeedLive,
     SqlAuditLogLive({ maxBatch: options.auditMaxBatch }),
-    SqlSigningKeysLive(options.jwtSecret),
+    SqlSigningKeysLive(options.jwtSecret, options.keyEncryption),
     SqlStorageHealthLive,
-    RetentionLive
+    RetentionLive({ auditRetentionDays: options.auditRetentionDays })
   )

@@ -4,18 +4,31 @@
  * provide `SqlStorageLive`.
  */
 export { migrate, migrations } from "./Migrations.js"
+export { COPIED_TABLES, copyDatabase } from "./Copy.js"
+export type { CopyReport } from "./Copy.js"
 export { SqlStorageLive } from "./SqlStorage.js"
 export type { SqlStorageOptions, StoragePorts } from "./SqlStorage.js"
 
-export { SqlAccessFeedLive, FEED_BATCH } from "./AccessFeed.js"
+export { FEED_BATCH, makeAccessFeed, SqlAccessFeedLive } from "./AccessFeed.js"
 export { SqlAccountStoreLive } from "./AccountStore.js"
 export { auditQueueDepth, pageStatement as auditPageStatement, SqlAuditLogLive } from "./AuditLog.js"
 export type { AuditLogOptions } from "./AuditLog.js"
 export { makeGroupCommit } from "./GroupCommit.js"
 export type { GroupCommit, GroupCommitOptions } from "./GroupCommit.js"
-export { dialect, chunkRows } from "./Dialect.js"
+export { chunkRows, dialect, FEED_CHANNEL } from "./Dialect.js"
 export type { Dialect } from "./Dialect.js"
-export { prune, RetentionLive, FEED_RETENTION_MS, EXPIRED_TOKEN_RETENTION_MS } from "./Retention.js"
+export {
+  AUDIT_DELETE_BATCH,
+  countAuditBefore,
+  EXPIRED_TOKEN_RETENTION_MS,
+  FEED_RETENTION_MS,
+  prune,
+  pruneAudit,
+  RetentionLive
+} from "./Retention.js"
+export type { RetentionOptions } from "./Retention.js"
+export { isSealed, KEK_BYTES, kekId } from "./SigningKeyCipher.js"
+export type { KeyEncryption } from "./SigningKeyCipher.js"
 export { SqlSigningKeysLive, RETIRED_KEY_GRACE_MS } from "./SigningKeys.js"
 export { SqlStorageHealthLive } from "./StorageHealth.js"
 export { SqlTokenStoreLive } from "./TokenStore.js"

@@ -1,16 +1,12 @@
-/** Test data and real SQLite files in a temporary directory (removed after the file's tests). */
-import { createHash } from "node:crypto"
+/** SQLite under the storage contract: real files in a temporary directory (removed after the file's tests). */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as SqlClient from "@effect/sql/SqlClient"
-import type { AccountId, ApiKey, AuditRecord, Decision, Jti, QuoteRequest, RequestId, SecretHash, StoredCredentials } from "@ridequote/core"
-import { Account, AccountId as AccountIdSchema, Decision as DecisionSchema, QuoteRequest as QuoteRequestSchema, ApiKey as ApiKeySchema, Jti as JtiSchema, RequestId as RequestIdSchema, uuidV4FromBytes } from "@ridequote/core"
-import { migrate, SqlStorageLive } from "@ridequote/storage-sql"
-import type { StoragePorts } from "@ridequote/storage-sql"
-import { DateTime, Layer, Schema } from "effect"
+import type { DatabaseRef, StorageUnderTest } from "@ridequote/storage-sql/testing"
 import { afterAll } from "vitest"
-import { SqliteClientLive } from "../src/index.js"
+import { SqliteClientLive, SqliteStorageLive } from "../src/index.js"
+
+export * from "@ridequote/storage-sql/testing"
 
 /** A fresh directory for this test file; every database of the file lives in it. */
 export const tempDirectory = (): { readonly file: (name: string) => string } => {
@@ -23,79 +19,13 @@ export const tempDirectory = (): { readonly file: (name: string) => string } => 
   return { file: (name) => join(dir, `${name}-${++n}.db`) }
 }
 
-/** Deterministic, never-repeating test bytes: SHA-256 of a counter. */
-let counter = 0
-const bytes = (n: number): Uint8Array => {
-  const digest = createHash("sha256").update(`storage-sqlite test ${++counter}`).digest()
-  return new Uint8Array(digest.subarray(0, n))
-}
-const uuid = (): string => uuidV4FromBytes(bytes(16))
-
-export const newAccountId = (): AccountId => AccountIdSchema.make(uuid())
-export const newJti = (): Jti => JtiSchema.make(uuid())
-export const newRequestId = (): RequestId => RequestIdSchema.make(uuid())
-
-const base64url = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64url")
-
-export const newCredentials = (): StoredCredentials => ({
-  apiKey: ApiKeySchema.make(`rqk_${base64url(bytes(18))}`) satisfies ApiKey,
-  secretHash: Buffer.from(bytes(32)).toString("hex") as SecretHash
-})
-
-export const makeAccount = (overrides: Partial<Schema.Schema.Encoded<typeof Account>> = {}): Account =>
-  Schema.decodeUnknownSync(Account)({
-    id: newAccountId(),
-    name: "Acme Rides",
-    status: "Active",
-    tokenTtlSeconds: 86_400,
-    pricing: { defaultBehavior: "market-median", enabledBehaviors: [] },
-    createdAt: "2026-11-22T10:00:00.000Z",
-    ...overrides
-  })
-
-export const rejected: Decision = Schema.decodeUnknownSync(DecisionSchema)({
-  outcome: "rejected",
-  code: "result:account-blocked",
-  message: "account is Blocked"
-})
-
-export const quoted: Decision = Schema.decodeUnknownSync(DecisionSchema)({
-  outcome: "quoted",
-  mode: "Realtime",
-  currency: "USD",
-  market: "global-sample",
-  route: { source: "supplied", distanceKm: 12.5, durationMinutes: 24 },
-  behavior: "market-median",
-  recommendations: {
-    Standard: [{ price: 21.5, label: "saver" }, { price: 24, label: "balanced" }, { price: 27.25, label: "priority" }]
-  },
-  marketPrices: { "acme/Standard": { p5: 18, p25: 21, p50: 24, p75: 27, p95: 31.5 } }
-})
-
-/** The decoded request a quoted entry carries (rejected ones here carry none, as when a body did not decode). */
-export const sampleRequest: QuoteRequest = Schema.decodeUnknownSync(QuoteRequestSchema)({
-  pickup: { latitude: 40.7484, longitude: -73.9857 },
-  destination: { latitude: 40.6413, longitude: -73.7781 },
-  distanceKm: 12.5,
-  durationMinutes: 24,
-  scheduledAt: "2026-11-22T12:00:00.000Z"
-})
-
-export const auditRecord = (accountId: AccountId, receivedAtMs: number, decision: Decision = rejected): AuditRecord => ({
-  accountId,
-  requestId: newRequestId(),
-  receivedAt: DateTime.unsafeMake(receivedAtMs),
-  ...(decision.outcome === "quoted" ? { request: sampleRequest } : {}),
-  decision
-})
-
-/** Ports plus the SqlClient they run on (for looking at rows), migrated. */
-export const storageWithClient = (filename: string): Layer.Layer<StoragePorts | SqlClient.SqlClient, unknown> =>
-  SqlStorageLive().pipe(Layer.provideMerge(Layer.effectDiscard(migrate).pipe(Layer.provideMerge(SqliteClientLive(filename)))))
-
-/** `xs[i]`, failing the test when it is missing (instead of a non-null assertion). */
-export const at = <A>(xs: ReadonlyArray<A>, i: number): A => {
-  const x = xs[i]
-  if (x === undefined) throw new Error(`no element at ${i} (length ${xs.length})`)
-  return x
+/** Each database is a new file in this test file's temporary directory. */
+export const sqliteUnderTest = (): StorageUnderTest => {
+  const dir = tempDirectory()
+  return {
+    name: "SQLite",
+    newDatabase: (label) => dir.file(label) as DatabaseRef,
+    storage: (db, settings) => SqliteStorageLive({ ...settings, filename: db }),
+    client: (db) => SqliteClientLive(db)
+  }
 }

@@ -60,7 +60,7 @@ describe("several processes on one SQLite file", () => {
       // Ours waits for the other process to commit, then succeeds.
       const token: TokenRecord = { jti: newJti(), accountId: account.id, issuedAtMs: NOW, expiresAtMs: NOW + 60_000 }
       yield* Context.get(storage, TokenStore).record(token)
-      expect(yield* Context.get(storage, TokenStore).revoke(account.id, token.jti, NOW)).toBe("revoked")
+      expect(yield* Context.get(storage, TokenStore).revoke(account.id, token.jti, NOW)).toEqual({ _tag: "Revoked", expiresAtMs: token.expiresAtMs })
 
       const result = yield* holder.done
       expect([result.code, result.stdout]).toEqual([0, "locked\ncommitted\n"])

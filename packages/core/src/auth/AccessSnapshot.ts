@@ -1,16 +1,17 @@
 /**
  * The in-memory view of revocations and account status that token verification consults
  * instead of storage. It applies this instance's own revocations at once, follows the
- * storage's change feed on a schedule, and fails closed when its view is too old.
+ * storage's change feed on a schedule (and at once when the feed pushes a wake-up), and fails
+ * closed when its view is too old.
  */
-import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
-import type { Account } from "../Account.js"
+import { Clock, Context, Duration, Effect, Layer, Option, Queue, Stream } from "effect"
 import { AccessViewStale } from "../Errors.js"
 import type { StorageUnavailable } from "../Errors.js"
 import type { AccountId, Jti } from "../Ids.js"
 import { AccessFeed } from "../ports/AccessFeed.js"
 import type { AccessChange } from "../ports/AccessFeed.js"
 import { AccountStore } from "../ports/AccountStore.js"
+import type { StoredAccount } from "../ports/AccountStore.js"
 
 export const DEFAULT_REFRESH_INTERVAL = Duration.seconds(5)
 /** Contract §2: a view older than this refuses bearer calls (503) rather than honour a revoked token. */
@@ -25,12 +26,14 @@ export interface AccessSnapshot {
   /** Fails with AccessViewStale when the last successful refresh is older than MAX_STALENESS. */
   readonly ensureFresh: Effect.Effect<void, AccessViewStale>
   readonly isRevoked: (jti: Jti) => boolean
-  /** The account as last seen; loaded from storage the first time it is asked for. */
-  readonly account: (id: AccountId) => Effect.Effect<Option.Option<Account>, StorageUnavailable>
+  /** Until when a revoked jti is remembered (its token's expiry, epoch ms); undefined when not revoked. */
+  readonly revokedUntil: (jti: Jti) => number | undefined
+  /** The account (with its version and revoke-all cutoff) as last seen; loaded from storage the first time. */
+  readonly account: (id: AccountId) => Effect.Effect<Option.Option<StoredAccount>, StorageUnavailable>
   /** Applies a revocation made on this instance, before the feed brings it back. */
   readonly markRevoked: (jti: Jti, expiresAtMs: number) => Effect.Effect<void>
-  /** Applies an account change made on this instance. */
-  readonly accountChanged: (account: Account) => Effect.Effect<void>
+  /** Applies an account change made on this instance (ignored when an equal or newer version is held). */
+  readonly accountChanged: (account: StoredAccount) => Effect.Effect<void>
   /** Reads the feed once; the layer runs this on the schedule. */
   readonly refresh: Effect.Effect<void, StorageUnavailable>
 }
@@ -69,7 +72,15 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
     // Plain mutable maps: `isRevoked` must answer synchronously on the hot path, and every
     // mutation below happens inside one synchronous step, so no fiber sees a half-applied change.
     const revoked = new Map<string, number>(start.revoked.map((r) => [r.jti, r.expiresAtMs]))
-    const accounts = new Map<AccountId, Account>()
+    const accounts = new Map<AccountId, StoredAccount>()
+    /**
+     * Keeps the newest version only: a feed reload, a first load and this instance's own update
+     * can finish in any order, and the one that read earlier must not overwrite a later one.
+     */
+    const remember = (stored: StoredAccount) => {
+      const held = accounts.get(stored.account.id)
+      if (held === undefined || held.version < stored.version) accounts.set(stored.account.id, stored)
+    }
     let cursor = start.cursor
     let lastRefreshedMs = startedMs
 
@@ -85,7 +96,7 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
           Effect.map(store.findById(id), (found) =>
             Option.match(found, {
               onNone: () => accounts.delete(id),
-              onSome: (account) => accounts.set(id, account)
+              onSome: remember
             })),
         { discard: true }
       )
@@ -94,7 +105,6 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
       const changedAccounts = new Set<AccountId>()
       for (const change of changes) {
         if (change._tag === "TokenRevoked") {
-          // The feed's expiry is authoritative: it replaces the placeholder a local revoke may have set.
           if (change.expiresAtMs > nowMs) revoked.set(change.jti, change.expiresAtMs)
         } else {
           changedAccounts.add(change.accountId)
@@ -123,15 +133,23 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
     const lock = yield* Effect.makeSemaphore(1)
     const refresh: Effect.Effect<void, StorageUnavailable> = lock.withPermits(1)(readFeed)
 
-    yield* Effect.sleep(interval).pipe(
-      Effect.zipRight(refresh),
-      // A failed refresh keeps the previous view; `ensureFresh` decides when it is too old.
-      Effect.catchAllCause((cause) =>
-        Effect.logWarning("access snapshot refresh failed; keeping the previous view", cause)
-      ),
-      Effect.forever,
-      Effect.forkScoped
-    )
+    // A failed refresh keeps the previous view; `ensureFresh` decides when it is too old.
+    const refreshOrKeep = (trigger: string) =>
+      refresh.pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.logWarning(`access snapshot refresh (${trigger}) failed; keeping the previous view`, cause)
+        )
+      )
+
+    yield* Effect.sleep(interval).pipe(Effect.zipRight(refreshOrKeep("scheduled")), Effect.forever, Effect.forkScoped)
+
+    // Pushed wake-ups: read the feed at once. A sliding queue of one coalesces a burst that
+    // arrives while a read is running into a single follow-up read, which sees all of it.
+    if (feed.wakeups !== undefined) {
+      const pending = yield* Queue.sliding<void>(1)
+      yield* Stream.runForEach(feed.wakeups, () => Queue.offer(pending, undefined)).pipe(Effect.forkScoped)
+      yield* Queue.take(pending).pipe(Effect.zipRight(refreshOrKeep("pushed")), Effect.forever, Effect.forkScoped)
+    }
 
     const stale = new AccessViewStale({
       message: "this instance's view of revocations and account status is too old; storage may be unreachable"
@@ -143,20 +161,20 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
         (nowMs) => nowMs - lastRefreshedMs > maxStalenessMs ? Effect.fail(stale) : Effect.void
       ),
       isRevoked: (jti) => revoked.has(jti),
+      revokedUntil: (jti) => revoked.get(jti),
       account: (id) =>
         Effect.suspend(() => {
           const cached = accounts.get(id)
           if (cached !== undefined) return Effect.succeedSome(cached)
-          return Effect.tap(store.findById(id), (found) => {
-            if (Option.isSome(found)) accounts.set(id, found.value)
+          return Effect.map(store.findById(id), (found) => {
+            if (Option.isNone(found)) return found
+            remember(found.value)
+            // What is held now: a newer version may have arrived while this read was in flight.
+            return Option.fromNullable(accounts.get(id))
           })
         }),
-      markRevoked: (jti, expiresAtMs) =>
-        Effect.sync(() => {
-          // A local revoke by jti may only know a placeholder expiry; never shorten what the feed said.
-          if (!revoked.has(jti)) revoked.set(jti, expiresAtMs)
-        }),
-      accountChanged: (account) => Effect.sync(() => void accounts.set(account.id, account)),
+      markRevoked: (jti, expiresAtMs) => Effect.sync(() => void revoked.set(jti, expiresAtMs)),
+      accountChanged: (account) => Effect.sync(() => remember(account)),
       refresh
     })
   })

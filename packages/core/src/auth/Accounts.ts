@@ -7,12 +7,13 @@ import { AccountNotFound, InvalidRequest } from "../Errors.js"
 import type { BehaviorNotFound, StorageUnavailable } from "../Errors.js"
 import { AccountId } from "../Ids.js"
 import type { ApiKey, BehaviorId } from "../Ids.js"
-import { AccountStore } from "../ports/AccountStore.js"
+import { AccountStore, FIRST_ACCOUNT_VERSION } from "../ports/AccountStore.js"
 import { TokenStore } from "../ports/TokenStore.js"
 import { Behaviors, DEFAULT_BEHAVIOR } from "../pricing/Behaviors.js"
 import { Randomness } from "../Randomness.js"
 import { AccessSnapshot } from "./AccessSnapshot.js"
 import { Credentials } from "./Credentials.js"
+import { applyRevokedAll } from "./Tokens.js"
 
 export interface NewAccount {
   readonly name: string
@@ -66,7 +67,7 @@ export const makeAccounts = Effect.gen(function*() {
 
   /** Every change goes through here, so this instance's snapshot sees it at once (others via the feed). */
   const update = (id: AccountId, change: (account: Account) => Account) =>
-    Effect.tap(store.update(id, change), snapshot.accountChanged)
+    Effect.map(Effect.tap(store.update(id, change), snapshot.accountChanged), (stored) => stored.account)
 
   /** The registry's own id for a behavior, or BehaviorNotFound. */
   const knownBehavior = (id: string): Effect.Effect<BehaviorId, BehaviorNotFound> =>
@@ -93,13 +94,16 @@ export const makeAccounts = Effect.gen(function*() {
       }
       const { apiKey, apiSecret } = yield* credentials.generate
       yield* store.insert(account, { apiKey, secretHash: credentials.hash(apiSecret) })
-      yield* snapshot.accountChanged(account)
+      yield* snapshot.accountChanged({ account, version: FIRST_ACCOUNT_VERSION, tokensRevokedBeforeMs: undefined })
       const created: CreatedAccount = { account, apiKey, apiSecret }
       return created
     })
 
   const get = (id: AccountId) =>
-    Effect.flatMap(store.findById(id), Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed }))
+    Effect.flatMap(
+      store.findById(id),
+      Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: (stored) => Effect.succeed(stored.account) })
+    )
 
   const setStatus = (id: AccountId, status: AccountStatus, options?: { readonly revokeTokens?: boolean }) =>
     Effect.gen(function*() {
@@ -107,8 +111,8 @@ export const makeAccounts = Effect.gen(function*() {
       const account = yield* update(id, (a) => ({ ...a, status }))
       if (options?.revokeTokens !== true) return { account, revoked: 0 }
       const revoked = yield* tokenStore.revokeAll(id, yield* Clock.currentTimeMillis)
-      yield* Effect.forEach(revoked, (r) => snapshot.markRevoked(r.jti, r.expiresAtMs), { discard: true })
-      return { account, revoked: revoked.length }
+      yield* applyRevokedAll(snapshot, revoked)
+      return { account, revoked: revoked.tokens.length }
     })
 
   const setTokenTtl = (id: AccountId, seconds: number) =>

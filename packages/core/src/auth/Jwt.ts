@@ -11,7 +11,8 @@
  *   the key comes from our ring by `kid`, never from the token;
  * - `typ`, when present, must be `JWT`; a `crit` header or `b64` extension is refused (we
  *   understand no extensions);
- * - the claims must decode with `TokenClaims` (issuer pinned to `ridequote`);
+ * - the claims must decode with `TokenClaims`: exactly its five claims, no extra ones, issuer
+ *   pinned to `ridequote`;
  * - `exp` is checked against the injected clock: a token is expired once now ≥ exp.
  *
  * Error mapping (contract §1): not a well-formed JWT → `Unauthorized`; anything well formed
@@ -160,10 +161,13 @@ export const checkJwt = (
   if (!signatureMatches(jwt.parsed, key)) return Either.left(invalid("the token's signature does not verify"))
   return Either.flatMap(
     Either.mapLeft(decodeClaims(jwt.parsed.payload), () => invalid("the token's claims are not accepted")),
-    (claims) =>
-      nowMs >= claims.exp * 1000 ? Either.left(new TokenExpired({ message: "the token has expired" })) : Either.right(claims)
+    (claims) => unexpired(claims, nowMs)
   )
 }
+
+/** The claims, unless `exp` has passed at `nowMs`. */
+export const unexpired = (claims: TokenClaims, nowMs: number): Either.Either<TokenClaims, TokenExpired> =>
+  nowMs >= claims.exp * 1000 ? Either.left(new TokenExpired({ message: "the token has expired" })) : Either.right(claims)
 
 /** `readJwt` then `checkJwt` with the ring's key for the token's `kid`. */
 export const verifyJwt = (

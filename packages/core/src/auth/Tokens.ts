@@ -1,7 +1,6 @@
 /** Tokens: issue, verify and revoke HS256 JWTs (contract §2). */
 import { Clock, Context, DateTime, Effect, Layer, Option, Redacted, Schema } from "effect"
 import type { Account } from "../Account.js"
-import { MAX_TOKEN_TTL_SECONDS } from "../Account.js"
 import {
   AccountBlocked,
   InvalidCredentials,
@@ -16,12 +15,14 @@ import { AccountStore } from "../ports/AccountStore.js"
 import { SigningKeys } from "../ports/SigningKeys.js"
 import type { SigningKey } from "../ports/SigningKeys.js"
 import { TokenStore } from "../ports/TokenStore.js"
+import type { RevokedAll } from "../ports/TokenStore.js"
 import { Randomness } from "../Randomness.js"
 import { TOKEN_ISSUER } from "../Token.js"
 import type { IssuedToken, RevokeResult, RevokeTarget, TokenClaims } from "../Token.js"
 import { AccessSnapshot } from "./AccessSnapshot.js"
 import { Credentials } from "./Credentials.js"
-import { checkJwt, readJwt, signJwt, unknownKey } from "./Jwt.js"
+import { checkJwt, readJwt, signJwt, unexpired, unknownKey } from "./Jwt.js"
+import { makeVerifiedTokens } from "./VerifiedTokens.js"
 
 /** A caller whose bearer token verified: the claims and the account as the snapshot knows it. */
 export interface Caller {
@@ -49,13 +50,22 @@ export const Tokens = Context.GenericTag<Tokens>("@ridequote/core/Tokens")
 /** One message for unknown key and wrong secret alike: the answer must not tell them apart. */
 const INVALID_CREDENTIALS = "invalid API key or secret"
 
-/**
- * Expiry recorded for a token revoked here by jti, whose real expiry the store does not return:
- * the longest a token can live. The feed brings the real value back at the next refresh.
- */
-const PLACEHOLDER_EXPIRY_MS = MAX_TOKEN_TTL_SECONDS * 1000
-
 const isApiKey = Schema.is(ApiKey)
+
+/**
+ * Revoke-all's cutoff, at whole seconds because `iat` is: a token from an earlier second is
+ * refused whatever its jti. Tokens issued within the cutoff's own second were recorded before it
+ * (revoked by jti) or after it (valid, as the contract requires), so the jti decides those.
+ */
+export const issuedBeforeCutoff = (claims: TokenClaims, cutoffMs: number | undefined): boolean =>
+  cutoffMs !== undefined && claims.iat < Math.floor(cutoffMs / 1000)
+
+/** Applies a revoke-all made on this instance to its snapshot at once. */
+export const applyRevokedAll = (snapshot: AccessSnapshot, revoked: RevokedAll): Effect.Effect<void> =>
+  Effect.zipRight(
+    Effect.forEach(revoked.tokens, (r) => snapshot.markRevoked(r.jti, r.expiresAtMs), { discard: true }),
+    Option.match(revoked.account, { onNone: () => Effect.void, onSome: snapshot.accountChanged })
+  )
 
 export const makeTokens = Effect.gen(function*() {
   const keys = yield* SigningKeys
@@ -116,17 +126,38 @@ export const makeTokens = Effect.gen(function*() {
       )
     })
 
-  const verify = (token: string) =>
-    Effect.gen(function*() {
+  const verified = makeVerifiedTokens()
+
+  /**
+   * Signature and claims, checked once per token: later calls only re-check expiry and that
+   * the key is still the one the ring answers for the token's kid (a removed or replaced key
+   * drops the token back to a full check).
+   */
+  const claimsOf = (token: string, nowMs: number) => {
+    const full = Effect.gen(function*() {
       const jwt = yield* readJwt(token)
       const key = yield* signingKeyFor(jwt.kid)
-      const claims = yield* checkJwt(jwt, key, yield* Clock.currentTimeMillis)
+      const claims = yield* checkJwt(jwt, key, nowMs)
+      verified.remember(token, claims, jwt.kid, key)
+      return claims
+    })
+    const hit = verified.get(token)
+    if (hit === undefined) return full
+    return Effect.flatMap(signingKeyFor(hit.kid), (key) => (key === hit.key ? unexpired(hit.claims, nowMs) : full))
+  }
+
+  const verify = (token: string) =>
+    Effect.gen(function*() {
+      const claims = yield* claimsOf(token, yield* Clock.currentTimeMillis)
       // Fail closed: a view that may be missing revocations does not honour any token.
       yield* snapshot.ensureFresh
       if (snapshot.isRevoked(claims.jti)) return yield* new TokenRevoked({ message: "the token has been revoked" })
-      const account = yield* snapshot.account(claims.sub)
-      if (Option.isNone(account)) return yield* new TokenInvalid({ message: "the token's account does not exist" })
-      const caller: Caller = { claims, account: account.value }
+      const stored = yield* snapshot.account(claims.sub)
+      if (Option.isNone(stored)) return yield* new TokenInvalid({ message: "the token's account does not exist" })
+      if (issuedBeforeCutoff(claims, stored.value.tokensRevokedBeforeMs)) {
+        return yield* new TokenRevoked({ message: "the token has been revoked" })
+      }
+      const caller: Caller = { claims, account: stored.value.account }
       return caller
     })
 
@@ -135,15 +166,16 @@ export const makeTokens = Effect.gen(function*() {
       const nowMs = yield* Clock.currentTimeMillis
       if (target._tag === "AllTokens") {
         const revoked = yield* tokenStore.revokeAll(accountId, nowMs)
-        yield* Effect.forEach(revoked, (r) => snapshot.markRevoked(r.jti, r.expiresAtMs), { discard: true })
-        const result: RevokeResult = { revoked: revoked.length }
+        yield* applyRevokedAll(snapshot, revoked)
+        const result: RevokeResult = { revoked: revoked.tokens.length }
         return result
       }
       const outcome = yield* tokenStore.revoke(accountId, target.jti, nowMs)
-      if (outcome === "not-found") return yield* new TokenNotFound({ message: "no such token for this account" })
-      // Also when already revoked (perhaps on another instance): effective here at once either way.
-      yield* snapshot.markRevoked(target.jti, nowMs + PLACEHOLDER_EXPIRY_MS)
-      const result: RevokeResult = { revoked: outcome === "revoked" ? 1 : 0 }
+      if (outcome._tag === "NotFound") return yield* new TokenNotFound({ message: "no such token for this account" })
+      // Also when already revoked (perhaps on another instance): effective here at once either way,
+      // and forgotten exactly when the token would have expired.
+      yield* snapshot.markRevoked(target.jti, outcome.expiresAtMs)
+      const result: RevokeResult = { revoked: outcome._tag === "Revoked" ? 1 : 0 }
       return result
     })
 

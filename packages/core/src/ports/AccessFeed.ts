@@ -2,7 +2,7 @@
  * Port: the change feed behind `AccessSnapshot`. Every revocation and account change made by
  * any process sharing the storage appears here, in commit order, after a cursor.
  */
-import type { Effect } from "effect"
+import type { Effect, Stream } from "effect"
 import { Context } from "effect"
 import type { StorageUnavailable } from "../Errors.js"
 import type { AccountId, Jti } from "../Ids.js"
@@ -27,6 +27,14 @@ export interface AccessFeed {
   readonly since: (
     cursor: FeedCursor
   ) => Effect.Effect<{ readonly cursor: FeedCursor; readonly changes: ReadonlyArray<AccessChange> }, StorageUnavailable>
+  /**
+   * Optional push: emits when changes may have been committed (e.g. PostgreSQL NOTIFY), and once
+   * after every reconnect of the push channel. The snapshot then reads `since` at once. It is
+   * only a hint: the feed stays the truth, so a lost hint costs at most one refresh interval.
+   * Meant for one consumer (the snapshot built on this feed): adapters may hand each wake-up
+   * to whichever reader takes it first.
+   */
+  readonly wakeups?: Stream.Stream<void> | undefined
 }
 
 export const AccessFeed = Context.GenericTag<AccessFeed>("@ridequote/core/AccessFeed")

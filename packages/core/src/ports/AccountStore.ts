@@ -18,9 +18,30 @@ export interface AccountWithCredentials {
   readonly secretHash: SecretHash
 }
 
+/**
+ * An account as stored, with what the access snapshot keeps besides the domain fields (they are
+ * storage facts, not part of the account a caller sees).
+ */
+export interface StoredAccount {
+  readonly account: Account
+  /**
+   * Starts at 1 and grows by one with every change. Caches keep the highest version they have
+   * seen, so a read that was slower than a later change cannot put the older account back.
+   */
+  readonly version: number
+  /**
+   * Revoke-all cutoff (epoch ms): tokens whose `iat` is in an earlier second are refused whatever
+   * their jti, including tokens signed with the key that storage never recorded.
+   */
+  readonly tokensRevokedBeforeMs: number | undefined
+}
+
+/** The version an account is inserted with. */
+export const FIRST_ACCOUNT_VERSION = 1
+
 export interface AccountStore {
   readonly insert: (account: Account, credentials: StoredCredentials) => Effect.Effect<void, StorageUnavailable>
-  readonly findById: (id: AccountId) => Effect.Effect<Option.Option<Account>, StorageUnavailable>
+  readonly findById: (id: AccountId) => Effect.Effect<Option.Option<StoredAccount>, StorageUnavailable>
   /** Read straight from storage on every token issue: a new account or secret works at once. */
   readonly findByApiKey: (apiKey: ApiKey) => Effect.Effect<Option.Option<AccountWithCredentials>, StorageUnavailable>
   /** The account's API key: rotate-secret keeps it and replaces only the secret's hash. */
@@ -28,13 +49,13 @@ export interface AccountStore {
   /** Oldest first. */
   readonly list: Effect.Effect<ReadonlyArray<Account>, StorageUnavailable>
   /**
-   * Read-modify-write of one account, atomic. The store also publishes an `AccountChanged`
-   * on the access feed in the same transaction, so every instance's snapshot sees it.
+   * Read-modify-write of one account, atomic, bumping its version. The store also publishes an
+   * `AccountChanged` on the access feed in the same transaction, so every instance's snapshot sees it.
    */
   readonly update: (
     id: AccountId,
     change: (account: Account) => Account
-  ) => Effect.Effect<Account, AccountNotFound | StorageUnavailable>
+  ) => Effect.Effect<StoredAccount, AccountNotFound | StorageUnavailable>
   /** Replaces the secret hash (rotate-secret); the old secret stops working at once. */
   readonly replaceCredentials: (
     id: AccountId,

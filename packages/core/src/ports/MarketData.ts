@@ -33,6 +33,11 @@ export interface Trip {
   /** Resolved routes are uncertain: a market may widen its distribution for them. */
   readonly routeSource: RouteSource
   readonly localTime: LocalTime
+  /**
+   * When the trip starts (the scheduled time, else the moment of the request). Markets whose
+   * tariff changed over time price on the tariff in force then; absent means now.
+   */
+  readonly departAt?: DateTime.Utc
 }
 
 /** Price in major units at quantile `q` ∈ (0, 1); must be finite, ≥ 0 and non-decreasing in `q`. */

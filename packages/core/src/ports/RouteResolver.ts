@@ -1,4 +1,7 @@
-/** Port: infers distance and duration when the caller sent neither (seed rule 1). */
+/**
+ * Port: infers distance and duration when the caller sent neither. Adapters live in
+ * @ridequote/routes (offline estimator, empirical routes, an OSRM client).
+ */
 import type { DateTime, Effect } from "effect"
 import { Context } from "effect"
 import type { RouteUnavailable } from "../Errors.js"

@@ -163,7 +163,8 @@ export const QuotesLive: Layer.Layer<Quotes, never, MarketData | RouteResolver |
         durationMinutes: route.durationMinutes,
         mode,
         routeSource: route.source,
-        localTime: market.localTime(departAt, q.request.pickup)
+        localTime: market.localTime(departAt, q.request.pickup),
+        departAt
       }
       return Effect.map(pricing.price(market, trip, q.account.pricing), (priced) =>
         respond(market, route, mode, priced, q.context))

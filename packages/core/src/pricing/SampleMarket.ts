@@ -10,14 +10,27 @@
 import { Effect, Layer } from "effect"
 import type { MarketId } from "../Ids.js"
 import type { Currency } from "../Money.js"
-import type { Market } from "../ports/MarketData.js"
+import type { Market, RouteProfile } from "../ports/MarketData.js"
 import { MarketData } from "../ports/MarketData.js"
 import { solarLocalTime } from "./LocalClock.js"
-import { DEFAULT_ROUTE_PROFILE } from "./RouteEstimator.js"
 import type { DemandProfile, Tariff, TariffOffer } from "./TariffMarket.js"
 import { tariffMarket } from "./TariffMarket.js"
 
 export const SAMPLE_MARKET_ID = "global-sample" as MarketId
+
+/**
+ * How a route resolver estimates routes in the sample market (docs/pricing.md, "Route
+ * resolution"). Detour factor: road distance ÷ great-circle distance; circuity studies put it
+ * around 1.2–1.4 (Ballou et al. 2002: ~1.2 for the US, higher elsewhere; Boscoe et al. 2012:
+ * ~1.4 for US trips to hospitals; short urban trips sit at the high end), so 1.35. Speeds:
+ * average door-to-door km/h by local hour for a generic city, ~33 at night, ~18–19 in the
+ * peaks, ~21 through the day; slightly faster than the dense taxi cores of the bundled NYC and
+ * Chicago records, since the sample market serves every place, suburbs included.
+ */
+export const SAMPLE_ROUTE_PROFILE: RouteProfile = {
+  detourFactor: 1.35,
+  speedKmhByHour: [30, 32, 33, 34, 34, 32, 26, 21, 19, 20, 21, 21, 21, 21, 21, 20, 19, 18, 19, 21, 24, 26, 27, 29]
+}
 
 const tariff = (baseFare: number, perKm: number, perMinute: number, minimumFare: number, bookingFee: number): Tariff => ({
   baseFare,
@@ -69,7 +82,7 @@ export const sampleMarket: Market = tariffMarket({
   id: SAMPLE_MARKET_ID,
   name: "Global sample market (sample data)",
   currency: "USD" as Currency,
-  routeProfile: DEFAULT_ROUTE_PROFILE,
+  routeProfile: SAMPLE_ROUTE_PROFILE,
   localTime: solarLocalTime,
   offers: SAMPLE_OFFERS,
   demand: SAMPLE_DEMAND

@@ -16,7 +16,8 @@ import { KeyId } from "../Ids.js"
 import { AccessFeed } from "../ports/AccessFeed.js"
 import type { AccessChange } from "../ports/AccessFeed.js"
 import { AccountStore } from "../ports/AccountStore.js"
-import type { AccountWithCredentials, StoredCredentials } from "../ports/AccountStore.js"
+import { FIRST_ACCOUNT_VERSION } from "../ports/AccountStore.js"
+import type { AccountWithCredentials, StoredAccount, StoredCredentials } from "../ports/AccountStore.js"
 import { SigningKeys } from "../ports/SigningKeys.js"
 import type { SigningKey } from "../ports/SigningKeys.js"
 import { StorageHealth } from "../ports/StorageHealth.js"
@@ -74,10 +75,18 @@ export const InMemorySigningKeys: Layer.Layer<SigningKeys, never, Randomness> = 
   makeInMemorySigningKeys
 )
 
-interface StoredAccount {
+interface AccountRow {
   account: Account
   credentials: StoredCredentials
+  version: number
+  tokensRevokedBeforeMs: number | undefined
 }
+
+const storedOf = (row: AccountRow): StoredAccount => ({
+  account: row.account,
+  version: row.version,
+  tokensRevokedBeforeMs: row.tokensRevokedBeforeMs
+})
 
 interface StoredToken {
   readonly record: TokenRecord
@@ -88,7 +97,7 @@ interface StoredToken {
 export const makeInMemoryStorage: Effect.Effect<Context.Context<InMemoryStorage>, never, Randomness> = Effect.gen(
   function*() {
     const signingKeys = yield* makeInMemorySigningKeys
-    const accounts = new Map<AccountId, StoredAccount>()
+    const accounts = new Map<AccountId, AccountRow>()
     const accountByKey = new Map<ApiKey, AccountId>()
     const tokens = new Map<Jti, StoredToken>()
     const tokensByAccount = new Map<AccountId, Set<Jti>>()
@@ -107,10 +116,15 @@ export const makeInMemoryStorage: Effect.Effect<Context.Context<InMemoryStorage>
     const accountStore = AccountStore.of({
       insert: (account, credentials) =>
         op(() => {
-          accounts.set(account.id, { account, credentials })
+          accounts.set(account.id, {
+            account,
+            credentials,
+            version: FIRST_ACCOUNT_VERSION,
+            tokensRevokedBeforeMs: undefined
+          })
           accountByKey.set(credentials.apiKey, account.id)
         }),
-      findById: (id) => op(() => Option.map(Option.fromNullable(accounts.get(id)), (s) => s.account)),
+      findById: (id) => op(() => Option.map(Option.fromNullable(accounts.get(id)), storedOf)),
       findByApiKey: (apiKey) =>
         op(() =>
           Option.flatMap(Option.fromNullable(accountByKey.get(apiKey)), (id) =>
@@ -126,8 +140,9 @@ export const makeInMemoryStorage: Effect.Effect<Context.Context<InMemoryStorage>
           const stored = accounts.get(id)
           if (stored === undefined) return Effect.fail(notFound(id))
           stored.account = change(stored.account)
+          stored.version += 1
           feed.push({ _tag: "AccountChanged", accountId: id })
-          return Effect.succeed(stored.account)
+          return Effect.succeed(storedOf(stored))
         }),
       replaceCredentials: (id, credentials) =>
         opOrFail(() => {
@@ -158,10 +173,12 @@ export const makeInMemoryStorage: Effect.Effect<Context.Context<InMemoryStorage>
         op((): RevokeOutcome => {
           const stored = tokens.get(jti)
           // Another account's token is indistinguishable from a missing one (tenant isolation).
-          if (stored === undefined || stored.record.accountId !== accountId) return "not-found"
-          if (stored.revokedAtMs !== undefined) return "already-revoked"
+          if (stored === undefined || stored.record.accountId !== accountId) return { _tag: "NotFound" }
+          const { expiresAtMs } = stored.record
+          // An expired token no longer verifies: revoking it changes nothing (as in the SQL store).
+          if (stored.revokedAtMs !== undefined || expiresAtMs <= atMs) return { _tag: "AlreadyRevoked", expiresAtMs }
           revokeOne(stored, atMs)
-          return "revoked"
+          return { _tag: "Revoked", expiresAtMs }
         }),
       revokeAll: (accountId, atMs) =>
         op(() => {
@@ -172,7 +189,12 @@ export const makeInMemoryStorage: Effect.Effect<Context.Context<InMemoryStorage>
             revokeOne(stored, atMs)
             revoked.push({ jti, expiresAtMs: stored.record.expiresAtMs })
           }
-          return revoked
+          const account = accounts.get(accountId)
+          if (account === undefined) return { tokens: revoked, account: Option.none() }
+          account.tokensRevokedBeforeMs = Math.max(account.tokensRevokedBeforeMs ?? atMs, atMs)
+          account.version += 1
+          feed.push({ _tag: "AccountChanged", accountId })
+          return { tokens: revoked, account: Option.some(storedOf(account)) }
         })
     })
 

@@ -1,16 +1,19 @@
 /**
- * The engine with nothing outside the process: in-memory storage and audit, the global sample
- * market and the offline route estimator. What an embedder or a test needs to quote at once.
+ * The engine with nothing outside the process: in-memory storage and audit and the global
+ * sample market. What an embedder or a test needs to quote at once. Route resolution is an
+ * adapter of its own: pass one (`OfflineRouteResolverLive` from @ridequote/routes) to quote
+ * requests that send no distance and duration; without one such requests are refused with
+ * RouteUnavailable.
  */
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import type { EngineConfig, EngineServices } from "../Engine.js"
 import { makeEngineLive } from "../Engine.js"
 import type { StorageUnavailable } from "../Errors.js"
-import { OfflineRouteResolverLive } from "../pricing/RouteEstimator.js"
+import { RouteUnavailable } from "../Errors.js"
 import { SampleMarketLive } from "../pricing/SampleMarket.js"
 import type { AuditLog } from "../ports/AuditLog.js"
 import type { MarketData } from "../ports/MarketData.js"
-import type { RouteResolver } from "../ports/RouteResolver.js"
+import { RouteResolver } from "../ports/RouteResolver.js"
 import { Randomness, RandomnessLive } from "../Randomness.js"
 import type { InMemoryStorage } from "./auth.js"
 import { InMemoryStorageLive } from "./auth.js"
@@ -29,12 +32,25 @@ export type InMemoryEngine =
 export interface InMemoryEngineOptions extends EngineConfig {
   /** Randomness source; defaults to the OS CSPRNG. Pass `RandomnessSeeded(n)` for reproducible ids. */
   readonly randomness?: Layer.Layer<Randomness> | undefined
+  /** Route resolver for requests without distance and duration; default: none (they are refused). */
+  readonly routeResolver?: Layer.Layer<RouteResolver> | undefined
 }
+
+/** The in-memory engine's resolver when none is given: it says where to get one. */
+export const NoRouteResolver: Layer.Layer<RouteResolver> = Layer.succeed(RouteResolver, {
+  resolve: () =>
+    Effect.fail(
+      new RouteUnavailable({
+        message:
+          "no route resolver: send distanceKm and durationMinutes, or give the engine one (OfflineRouteResolverLive from @ridequote/routes)"
+      })
+    )
+})
 
 export const makeInMemoryEngineLive = (
   options: InMemoryEngineOptions = {}
 ): Layer.Layer<InMemoryEngine, StorageUnavailable> => {
-  const ports = Layer.mergeAll(InMemoryStorageLive, InMemoryAuditLog, SampleMarketLive, OfflineRouteResolverLive).pipe(
+  const ports = Layer.mergeAll(InMemoryStorageLive, InMemoryAuditLog, SampleMarketLive, options.routeResolver ?? NoRouteResolver).pipe(
     Layer.provideMerge(options.randomness ?? RandomnessLive)
   )
   return makeEngineLive(options).pipe(Layer.provideMerge(ports))

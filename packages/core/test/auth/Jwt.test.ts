@@ -118,6 +118,14 @@ describe("jwt", () => {
     expect(failureTag(forge(header, noExp))).toBe("TokenInvalid")
   })
 
+  it("a correctly signed token with any claim beyond the five documented ones is token-invalid", () => {
+    expect(failureTag(forge(header, { ...claims, admin: true }))).toBe("TokenInvalid")
+    expect(failureTag(forge(header, { ...claims, scope: "audit:write" }))).toBe("TokenInvalid")
+    expect(failureTag(forge(header, { ...claims, nbf: claims.iat }))).toBe("TokenInvalid")
+    // Even a claim whose value is null or undefined-like counts: the key itself is the excess.
+    expect(failureTag(forge(header, { ...claims, admin: null }))).toBe("TokenInvalid")
+  })
+
   it("expiry at exactly exp: valid until the second before, expired from exp on", () => {
     const at = (ms: number) => Either.match(verifyJwt(token, ring, ms), { onLeft: (e) => e._tag, onRight: () => "ok" })
     expect(at(claims.exp * 1000 - 1)).toBe("ok")

@@ -4,6 +4,7 @@ import { Accounts } from "../../src/auth/Accounts.js"
 import { Credentials, makeCredentials } from "../../src/auth/Credentials.js"
 import { signJwt } from "../../src/auth/Jwt.js"
 import { Tokens } from "../../src/auth/Tokens.js"
+import { makeVerifiedTokens } from "../../src/auth/VerifiedTokens.js"
 import type { Caller } from "../../src/auth/Tokens.js"
 import { AccountId, Jti } from "../../src/Ids.js"
 import type { SecretHash } from "../../src/ports/AccountStore.js"
@@ -278,6 +279,52 @@ describe("signing keys made elsewhere", () => {
       }).pipe(Effect.provide(instance(Context.add(storage, SigningKeys, reloading), randomness)))
       expect(lookups).toHaveLength(2)
     }))
+})
+
+describe("verified tokens", () => {
+  it.effect("a token verified before stops verifying once its key leaves the ring", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const randomness = seededRandomness(21)
+      const storage = yield* Effect.provideService(makeInMemoryStorage, Randomness, randomness)
+      const shared = Context.get(storage, SigningKeys)
+      let dropped: string | undefined
+      // A ring from which a key can be withdrawn (e.g. one found to be leaked).
+      const withdrawing = SigningKeys.of({
+        ring: Effect.map(shared.ring, (ring) => {
+          const verifying = new Map(ring.verifying)
+          if (dropped !== undefined) verifying.delete(dropped)
+          return { ...ring, verifying }
+        }),
+        rotate: shared.rotate
+      })
+      yield* Effect.gen(function*() {
+        const { issued } = yield* accountWithToken()
+        const tokens = yield* Tokens
+        yield* tokens.verify(issued.token)
+        yield* tokens.verify(issued.token)
+        dropped = (segment(issued.token, 0) as { kid: string }).kid
+        expect((yield* Effect.flip(tokens.verify(issued.token)))._tag).toBe("TokenInvalid")
+      }).pipe(Effect.provide(instance(Context.add(storage, SigningKeys, withdrawing), randomness)))
+    }))
+
+  it("the cache is bounded: past its capacity the oldest token is forgotten", () => {
+    const cache = makeVerifiedTokens(2)
+    const claims = {
+      iss: "ridequote" as const,
+      sub: AccountId.make("00000000-0000-4000-8000-00000000000a"),
+      jti: Jti.make("00000000-0000-4000-8000-00000000000b"),
+      iat: 1,
+      exp: 2
+    }
+    const key = { kid: "k", secret: new Uint8Array(32) } as unknown as SigningKey
+    cache.remember("t1", claims, "k", key)
+    cache.remember("t2", claims, "k", key)
+    cache.remember("t3", claims, "k", key)
+    expect(cache.size()).toBe(2)
+    expect(cache.get("t1")).toBeUndefined()
+    expect(cache.get("t3")?.claims).toEqual(claims)
+  })
 })
 
 describe("revoke", () => {

@@ -1,6 +1,7 @@
 /** Shared test wiring: the quote engine over the sample market and an in-memory audit log. */
 import { DateTime, Effect, Layer } from "effect"
 import type { Account } from "../../src/Account.js"
+import { greatCircleKm } from "../../src/Geo.js"
 import type { AccountId, BehaviorId, RequestId } from "../../src/Ids.js"
 import { AuditLog } from "../../src/ports/AuditLog.js"
 import { MarketData } from "../../src/ports/MarketData.js"
@@ -11,7 +12,6 @@ import { BehaviorsLive, makeBehaviorsLive } from "../../src/pricing/Behaviors.js
 import { PricingLive } from "../../src/pricing/Pricing.js"
 import type { QuoteContext } from "../../src/pricing/Quotes.js"
 import { QuotesLive } from "../../src/pricing/Quotes.js"
-import { OfflineRouteResolverLive } from "../../src/pricing/RouteEstimator.js"
 import { SampleMarketLive } from "../../src/pricing/SampleMarket.js"
 import type { InMemoryAudit } from "../../src/testing/pricing.js"
 import { InMemoryAuditLog } from "../../src/testing/pricing.js"
@@ -45,13 +45,26 @@ export interface EngineOptions {
   readonly auditLog?: Layer.Layer<AuditLog | InMemoryAudit>
 }
 
-/** Quotes over the sample market, the offline resolver and a fresh in-memory audit log. */
+/**
+ * Core's tests resolve routes with this stand-in (the real resolvers are adapters, in
+ * @ridequote/routes): the great circle × the market's detour factor at the hour's speed, so
+ * resolved routes behave like real ones (longer in the peaks, bounded by the market).
+ */
+export const StandInRouteResolver: Layer.Layer<RouteResolver> = Layer.succeed(RouteResolver, {
+  resolve: ({ departAt, destination, market, pickup }) => {
+    const km = greatCircleKm(pickup, destination) * market.routeProfile.detourFactor
+    const speed = market.routeProfile.speedKmhByHour[market.localTime(departAt, pickup).hour] ?? 20
+    return Effect.succeed({ distanceKm: Number(km.toFixed(2)), durationMinutes: Number((1 + (km / speed) * 60).toFixed(1)) })
+  }
+})
+
+/** Quotes over the sample market, a stand-in resolver and a fresh in-memory audit log. */
 export const engine = (options: EngineOptions = {}): Layer.Layer<Quotes | InMemoryAudit | AuditLog> =>
   QuotesLive.pipe(
     Layer.provide(PricingLive),
     Layer.provide(options.behaviors === undefined ? BehaviorsLive : makeBehaviorsLive(options.behaviors)),
     Layer.provide(options.marketData ?? SampleMarketLive),
-    Layer.provide(options.routeResolver ?? OfflineRouteResolverLive),
+    Layer.provide(options.routeResolver ?? StandInRouteResolver),
     Layer.provideMerge(options.auditLog ?? InMemoryAuditLog)
   )
 

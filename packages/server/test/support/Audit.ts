@@ -1,8 +1,10 @@
-/** Reads the audit of an account straight from a database file, through the storage port. */
+/** Reads the audit of an account straight from a database (file path or postgres:// URL), through the storage port. */
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { AccountId, type AuditCursor, AuditLog, type AuditPage } from "@ridequote/core"
+import { parseDatabaseLocation } from "../../src/Settings.js"
 import { StorageLive } from "../../src/Storage.js"
 
 /** Every requestId audited for the account (all pages). */
@@ -19,6 +21,10 @@ export const auditedRequestIds = (database: string, accountId: string): Promise<
       after = page.next
     }
   }).pipe(
-    Effect.provide(StorageLive({ _tag: "Sqlite", filename: database }, Option.none())),
+    Effect.provide(
+      Effect.map(parseDatabaseLocation(database), (location) => StorageLive(location, Option.none())).pipe(
+        (layer) => Layer.unwrapEffect(layer)
+      )
+    ),
     Effect.runPromise
   )

@@ -1,0 +1,33 @@
+/** The two reference servers of bench/reference, started like ridequote: own process, server core. */
+import { join } from "node:path"
+import { http, REPO_ROOT } from "./config.js"
+import { pinned, spawnTracked, stop, waitForListening } from "./procs.js"
+import type { Server } from "./ridequote.js"
+
+let serial = 0
+
+const start = async (name: string, file: string, dir: string, env: Record<string, string>): Promise<Server> => {
+  const n = ++serial
+  const out = join(dir, `${name}-${n}.out.log`)
+  const err = join(dir, `${name}-${n}.err.log`)
+  const s = spawnTracked(
+    pinned(http.serverCpu, [process.execPath, "--import", "tsx", join(REPO_ROOT, "bench/reference", file)]),
+    env,
+    out,
+    err
+  )
+  const url = await waitForListening(out, s, err)
+  return { name, url, pid: s.pid, stop: () => stop(s) }
+}
+
+/** (a): fixed body of `bytes` bytes. */
+export const startFixed = (dir: string, bytes: number): Promise<Server> =>
+  start("ref-a", "fixed.ts", dir, { BENCH_REF_BYTES: String(bytes) })
+
+/** (b): the same work by hand, audit group-committed to `database`. */
+export const startSameWork = (dir: string, database: string, jwtSecret: string, accountId: string): Promise<Server> =>
+  start("ref-b", "same-work.ts", dir, {
+    BENCH_REF_DB: database,
+    BENCH_REF_JWT_SECRET: jwtSecret,
+    BENCH_REF_ACCOUNT: accountId
+  })

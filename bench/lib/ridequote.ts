@@ -1,0 +1,126 @@
+/**
+ * The real `ridequote` program, started as an operator starts it. THE one place that says how:
+ * BENCH_SERVER_CMD (default `node --import tsx packages/server/src/bin.ts`; with a compiled
+ * build, e.g. `BENCH_SERVER_CMD="node packages/server/dist/bin.js"`). The same command runs
+ * the CLI (`accounts create`, `migrate`) and `serve`.
+ */
+import { existsSync, rmSync } from "node:fs"
+import { join } from "node:path"
+import { http } from "./config.js"
+import { pinned, runCaptured, type Spawned, spawnTracked, stop, waitForListening } from "./procs.js"
+
+export const DEFAULT_SERVER_CMD = "node --import tsx packages/server/src/bin.ts"
+
+export const serverCommand = (): ReadonlyArray<string> =>
+  (process.env["BENCH_SERVER_CMD"]?.trim() || DEFAULT_SERVER_CMD).split(/\s+/)
+
+/** Fixed, so reference (b) verifies the very tokens ridequote issues (≥ 32 bytes, HS256). */
+export const JWT_SECRET = "ridequote-bench-jwt-secret-not-for-production-0123456789"
+
+const serverEnv = { RIDEQUOTE_JWT_SECRET: JWT_SECRET }
+
+export interface Account {
+  readonly id: string
+  readonly apiKey: string
+  readonly apiSecret: string
+}
+
+/** `ridequote accounts create --name bench --json` on the database file. */
+export const createAccount = async (database: string, name = "bench"): Promise<Account> => {
+  const out = await runCaptured(
+    [...serverCommand(), "accounts", "create", "--name", name, "--json", "--database", database],
+    serverEnv,
+    180_000
+  )
+  if (out.code !== 0) throw new Error(`accounts create failed (${out.code}):\n${out.stderr.slice(-2000)}`)
+  const parsed = JSON.parse(out.stdout.trim()) as Partial<Account>
+  if (typeof parsed.id !== "string" || typeof parsed.apiKey !== "string" || typeof parsed.apiSecret !== "string") {
+    throw new Error(`accounts create printed no id/apiKey/apiSecret: ${out.stdout.slice(0, 500)}`)
+  }
+  return { id: parsed.id, apiKey: parsed.apiKey, apiSecret: parsed.apiSecret }
+}
+
+/** `ridequote migrate --database FILE`. */
+export const migrateDatabase = async (database: string): Promise<void> => {
+  const out = await runCaptured([...serverCommand(), "migrate", "--database", database], serverEnv, 180_000)
+  if (out.code !== 0) throw new Error(`migrate failed (${out.code}):\n${out.stderr.slice(-2000)}`)
+}
+
+export interface Server {
+  readonly name: string
+  readonly url: string
+  readonly pid: number
+  readonly stop: () => Promise<void>
+}
+
+let serial = 0
+
+/** `ridequote serve` on `database`, pinned to the server core, rate limit off, port 0. */
+export const startRidequote = async (dir: string, database: string): Promise<Server> => {
+  const n = ++serial
+  const out = join(dir, `serve-${n}.out.log`)
+  const err = join(dir, `serve-${n}.err.log`)
+  const s: Spawned = spawnTracked(
+    pinned(http.serverCpu, [
+      ...serverCommand(),
+      "serve",
+      "--database",
+      database,
+      "--port",
+      "0",
+      "--host",
+      "127.0.0.1",
+      "--rate-limit",
+      "0"
+    ]),
+    serverEnv,
+    out,
+    err
+  )
+  const url = await waitForListening(out, s, err)
+  return {
+    name: "ridequote",
+    url,
+    pid: s.pid,
+    stop: async () => {
+      await stop(s)
+      // The request log grows ~300 B a request; keep it only on demand.
+      if (process.env["BENCH_KEEP_TMP"] !== "1" && existsSync(out)) rmSync(out)
+    }
+  }
+}
+
+/** POST /v1/auth/token with the account's key and secret. */
+export const issueToken = async (url: string, account: Account): Promise<string> => {
+  const res = await fetch(`${url}/v1/auth/token`, {
+    method: "POST",
+    headers: { "x-api-key": account.apiKey, "x-api-secret": account.apiSecret }
+  })
+  const body = (await res.json()) as { token?: unknown }
+  if (res.status !== 200 || typeof body.token !== "string") {
+    throw new Error(`token issue answered ${res.status}: ${JSON.stringify(body)}`)
+  }
+  return body.token
+}
+
+/** The quote request of every run: Berlin, supplied route, scheduled two hours ahead of the bench start. */
+export const quoteBody = (): string =>
+  JSON.stringify({
+    pickup: { latitude: 52.520008, longitude: 13.404954 },
+    destination: { latitude: 52.5, longitude: 13.3 },
+    distanceKm: 12.4,
+    durationMinutes: 27,
+    scheduledAt: new Date(Date.now() + 2 * 3_600_000).toISOString()
+  })
+
+/** One POST /v1/quote, checked: the response body (its size sizes reference (a)). */
+export const probeQuote = async (url: string, token: string, body: string): Promise<string> => {
+  const res = await fetch(`${url}/v1/quote`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body
+  })
+  const text = await res.text()
+  if (res.status !== 200) throw new Error(`probe quote at ${url} answered ${res.status}: ${text.slice(0, 500)}`)
+  return text
+}

@@ -1,0 +1,325 @@
+/**
+ * The service on Node's own `http` server, at the platform's speed.
+ *
+ * Effect's HTTP server stack (request wrapper, router, middleware chain, tracer span, schema
+ * encoding per response) costs ~150–200 µs of CPU per request on this class of machine, five
+ * times what `node:http` itself needs (docs/performance.md). So the routes on a booking
+ * flow's hot path — health checks, token issue, the caller's account and the quote — are
+ * answered here by a request listener that reads the request with Node's own objects and
+ * runs one fiber of core's services per request. Every other route (revoke, audit, metrics,
+ * OpenAPI, docs, unknown paths and methods) goes to the `HttpApi` application, exactly as
+ * `HttpHostLive` serves it.
+ *
+ * Both lanes share the rules: bearer authentication (`makeAuthenticate`), the JSON body rules
+ * (`jsonHeadProblem`, `decodeJsonBytes`), the error table (`failureHead`), the quote
+ * (`priceQuote`) and the request's metrics and log line (`requestAnswered`). Paths come from
+ * `RidequoteApi`, responses are encoded with the endpoints' own success schemas, so the
+ * contract (OpenAPI, typed client) describes what this listener answers; the contract test
+ * suite runs against both hosts.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { HttpApiBuilder } from "@effect/platform"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import {
+  IssuedToken,
+  Quotes,
+  QuoteRequest,
+  QuoteResponse,
+  Randomness,
+  RequestId,
+  StorageHealth,
+  Tokens,
+  Account,
+  acceptPlainQuoteRequest,
+  InvalidRequest,
+  trustedEncoder
+} from "@ridequote/core"
+import type { Caller } from "@ridequote/core"
+import { Cause, Context, DateTime, Effect, Exit, Layer, Redacted, Runtime, Schema } from "effect"
+import { makeAuthenticate } from "../BearerAuth.js"
+import { failureHead, JSON_UTF8, pathOf, routeMethods } from "../Edge.js"
+import { unsafeRecordRequest } from "../Metrics.js"
+import { makeRequestLog } from "../RequestLog.js"
+import type { RequestLogWriter } from "../RequestLog.js"
+import { priceQuote, secretInQuery } from "../Handlers.js"
+import { withRidequoteApp } from "../Host.js"
+import type { HttpHostRequirements } from "../Host.js"
+import { RidequoteHttpConfig } from "../HttpConfig.js"
+import type { RidequoteHttpOptions } from "../HttpConfig.js"
+import { boundedBody, decodeJsonBytes, jsonHeadProblem } from "../JsonBody.js"
+import type { PayloadTooLarge } from "../HttpErrors.js"
+import { AccountRateLimiter, AccountRateLimiterLive } from "../RateLimiter.js"
+import { endpointPath } from "../EndpointPaths.js"
+
+export interface NodeHostOptions {
+  /**
+   * Writes the hot routes' request lines directly in the host's own format (see
+   * `RequestLogWriter`); without it they go through the runtime's loggers.
+   */
+  readonly requestLog?: RequestLogWriter | undefined
+}
+
+/** A `node:http` request listener: `createServer(listener)` or `server.on("request", listener)`. */
+export type NodeRequestListener = (request: IncomingMessage, response: ServerResponse) => void
+
+/** The whole service as one `node:http` request listener. */
+export class NodeHost extends Context.Tag("@ridequote/http/NodeHost")<NodeHost, NodeRequestListener>() {}
+
+/** A successful answer: status and JSON text. */
+interface Answer {
+  readonly status: number
+  readonly json: string
+}
+
+/** What a hot route computes for one request, given its identity. */
+type RouteEffect = (
+  request: IncomingMessage,
+  identity: { readonly requestId: RequestId; readonly receivedAt: DateTime.Utc }
+) => Effect.Effect<Answer, unknown>
+
+interface HotRoute {
+  /** The path, for the metrics label and the log line. */
+  readonly route: string
+  readonly method: string
+  /** The route's work as an effect, or a constant answer given without running a fiber (the liveness probe). */
+  readonly serve: { readonly _tag: "Effect"; readonly run: RouteEffect } | { readonly _tag: "Constant"; readonly answer: Answer }
+}
+
+const runs = (run: RouteEffect): HotRoute["serve"] => ({ _tag: "Effect", run })
+
+const ok = <A, I>(schema: Schema.Schema<A, I>) => {
+  // Built once, for values core built (see core's Encoding.ts): the endpoint's success schema.
+  const encode = trustedEncoder(schema)
+  return (value: A): Answer => ({ status: 200, json: JSON.stringify(encode(value)) })
+}
+
+/** `f` memoized per argument object, for immutable values that recur (an account). */
+const memoizedByObject = <A extends object, B>(f: (a: A) => B): (a: A) => B => {
+  const cache = new WeakMap<A, B>()
+  return (a) => {
+    let b = cache.get(a)
+    if (b === undefined) {
+      b = f(a)
+      cache.set(a, b)
+    }
+    return b
+  }
+}
+
+/** Reads a request body under the limit (`boundedBody`); past the drain limit reading stops (the connection is then closed). */
+const readBody = (request: IncomingMessage, maxBytes: number): Effect.Effect<Uint8Array, PayloadTooLarge | InvalidRequest> =>
+  Effect.async<Uint8Array, PayloadTooLarge | InvalidRequest>((resume) => {
+    const body = boundedBody(maxBytes)
+    const cleanup = () => {
+      request.off("data", onData)
+      request.off("end", onEnd)
+      request.off("error", onError)
+    }
+    const onData = (chunk: Buffer) => {
+      if (body.add(chunk)) return
+      cleanup()
+      request.pause()
+      resume(body.result())
+    }
+    const onEnd = () => {
+      cleanup()
+      resume(body.result())
+    }
+    const onError = () => {
+      cleanup()
+      resume(Effect.fail(new InvalidRequest({ message: "the request body could not be read" })))
+    }
+    request.on("data", onData)
+    request.on("end", onEnd)
+    request.on("error", onError)
+    return Effect.sync(cleanup)
+  })
+
+const header = (request: IncomingMessage, name: string): string | undefined => {
+  const value = request.headers[name]
+  return Array.isArray(value) ? value.join(", ") : value
+}
+
+/** The hot routes, each implemented on core's services through the shared rules. */
+const makeHotRoutes = Effect.gen(function*() {
+  const tokens = yield* Tokens
+  const quotes = yield* Quotes
+  const storage = yield* StorageHealth
+  const config = yield* RidequoteHttpConfig
+  const authenticate = makeAuthenticate(tokens, yield* AccountRateLimiter)
+  const caller = (request: IncomingMessage): Effect.Effect<Caller, unknown> =>
+    authenticate(header(request, "authorization"))
+
+  const okStatus = ok(Schema.Struct({ status: Schema.Literal("ok") }))
+  // The caller's account is the same (immutable) object until it changes: its JSON is made once.
+  const okAccount = memoizedByObject(ok(Account))
+  const okToken = ok(IssuedToken)
+  const okQuote = ok(QuoteResponse)
+  const decodeQuote = decodeJsonBytes(QuoteRequest, acceptPlainQuoteRequest)
+  const live = okStatus({ status: "ok" })
+  const ready = Effect.as(storage.ping, okStatus({ status: "ok" }))
+
+  const routes: Array<HotRoute> = [
+    { method: "GET", route: endpointPath("operations", "live"), serve: { _tag: "Constant", answer: live } },
+    { method: "GET", route: endpointPath("operations", "ready"), serve: runs(() => ready) },
+    {
+      method: "POST",
+      route: endpointPath("auth", "issueToken"),
+      serve: runs((request) =>
+        secretInQuery(request.url ?? "")
+          ? Effect.fail(
+            new InvalidRequest({
+              message: "the API secret is accepted only in the X-API-SECRET header, never in the query string"
+            })
+          )
+          // A missing header goes through the same check as a wrong one: same answer, same cost.
+          : Effect.map(
+            tokens.issue(header(request, "x-api-key") ?? "", Redacted.make(header(request, "x-api-secret") ?? "")),
+            okToken
+          ))
+    },
+    {
+      method: "GET",
+      route: endpointPath("customer", "me"),
+      serve: runs((request) => Effect.map(caller(request), (c) => okAccount(c.account)))
+    },
+    {
+      method: "POST",
+      route: endpointPath("quotes", "quote"),
+      serve: runs((request, context) =>
+        Effect.flatMap(caller(request), ({ account }) => {
+          // Read after authentication (401 comes before 400/413/415), decoded by the shared
+          // rules; an unreadable body is audited as a rejection like any other.
+          const contentType = header(request, "content-type")
+          const problem = jsonHeadProblem(contentType, header(request, "content-length"), config.maxBodyBytes)
+          const body = problem !== undefined
+            ? Effect.fail(problem)
+            : Effect.flatMap(readBody(request, config.maxBodyBytes), (bytes) => decodeQuote(bytes, contentType))
+          return Effect.map(priceQuote(quotes, account, body, context), okQuote)
+        }))
+    }
+  ]
+  return new Map(routes.map((r) => [`${r.method} ${r.route}`, r]))
+})
+
+/** Writes a JSON answer with the contract's headers. */
+const writeJson = (
+  response: ServerResponse,
+  status: number,
+  json: string,
+  requestId: string,
+  headers: Record<string, string> | undefined,
+  close: boolean
+): void => {
+  if (response.headersSent || response.destroyed) return
+  const head: Record<string, string | number> = {
+    "content-type": JSON_UTF8,
+    "content-length": Buffer.byteLength(json),
+    "x-request-id": requestId,
+    ...headers
+  }
+  if (close) head["connection"] = "close"
+  response.writeHead(status, head)
+  response.end(json)
+}
+
+/**
+ * The listener: hot routes here, the rest to `fallback` (the HttpApi application on Node).
+ * `runtime` carries core's services, the logger and the clock.
+ *
+ * Per request: a request id, one fiber running the route's effect (none for the liveness
+ * probe), and on its exit the answer written, the metrics updated and the log line written
+ * synchronously, without further fiber steps.
+ */
+const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWriter | undefined) =>
+  Effect.gen(function*() {
+    const runtime = yield* Effect.runtime<never>()
+    const randomness = yield* Randomness
+    const clock = yield* Effect.clock
+    const nowMs = () => clock.unsafeCurrentTimeMillis()
+    const hot = yield* makeHotRoutes
+    const routes = routeMethods()
+    const runFork = Runtime.runFork(runtime)
+    const log = makeRequestLog(runtime, nowMs, requestLog)
+
+    const answered = (route: HotRoute, requestId: string, status: number, startMs: number): void => {
+      const durationMs = nowMs() - startMs
+      unsafeRecordRequest(route.route, route.method, status, durationMs)
+      log({ requestId, method: route.method, route: route.route, status, durationMs })
+    }
+
+    /** Writes a failure's row of the error table (or a logged 500) and accounts for it. */
+    const fail = (
+      route: HotRoute,
+      request: IncomingMessage,
+      response: ServerResponse,
+      cause: Cause.Cause<unknown>,
+      requestId: string,
+      startMs: number
+    ): void => {
+      const where = { path: route.route, method: route.method, route: route.route, authorization: header(request, "authorization") }
+      // Synchronous: failureHead only logs (for a 500) besides computing the row.
+      const head = Runtime.runSync(runtime)(failureHead(cause, where, routes, requestId))
+      // A body left unread past the drain limit: answer, then drop the connection.
+      const close = head.status === 413 && !request.complete
+      writeJson(response, head.status, JSON.stringify(head.body), requestId, head.headers, close)
+      if (close) response.once("finish", () => request.socket.destroy())
+      answered(route, requestId, head.status, startMs)
+    }
+
+    const serveHot = (route: HotRoute, request: IncomingMessage, response: ServerResponse): void => {
+      const startMs = nowMs()
+      const requestId = RequestId.make(randomness.unsafeUuidV4())
+      if (route.serve._tag === "Constant") {
+        const { json, status } = route.serve.answer
+        writeJson(response, status, json, requestId, undefined, false)
+        return answered(route, requestId, status, startMs)
+      }
+      const fiber = runFork(route.serve.run(request, { requestId, receivedAt: DateTime.unsafeMake(startMs) }))
+      fiber.addObserver((exit) => {
+        if (Exit.isSuccess(exit)) {
+          writeJson(response, exit.value.status, exit.value.json, requestId, undefined, false)
+          answered(route, requestId, exit.value.status, startMs)
+        } else if (!Cause.isInterruptedOnly(exit.cause)) {
+          fail(route, request, response, exit.cause, requestId, startMs)
+        }
+        // Interrupted only: the client went away, there is nobody to answer.
+      })
+      response.once("close", () => {
+        if (!response.writableEnded) fiber.unsafeInterruptAsFork(fiber.id())
+      })
+    }
+
+    const listener: NodeRequestListener = (request, response) => {
+      const route = hot.get(`${request.method} ${pathOf(request.url ?? "/")}`)
+      if (route === undefined) return fallback(request, response)
+      serveHot(route, request, response)
+    }
+    return listener
+  })
+
+/** HttpApi's own application (every route, with our edge), as a Node listener. */
+const fallbackListener = Effect.gen(function*() {
+  const app = yield* HttpApiBuilder.httpApp
+  return yield* NodeHttpServer.makeHandler(app)
+})
+
+/**
+ * The whole service as a `node:http` request listener (`NodeHost`), for a server the host
+ * creates and owns (see `@ridequote/server`'s graceful server). It needs core's services.
+ */
+export const NodeHostLive = (
+  options?: Partial<RidequoteHttpOptions>,
+  node: NodeHostOptions = {}
+): Layer.Layer<NodeHost, never, HttpHostRequirements> =>
+  Layer.effect(
+    NodeHost,
+    Effect.flatMap(fallbackListener, (fallback) => makeListener(fallback, node.requestLog))
+  ).pipe(
+    Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]),
+    withRidequoteApp,
+    Layer.provide(AccountRateLimiterLive),
+    Layer.provide(NodeHttpServer.layerContext),
+    Layer.provide(RidequoteHttpConfig.layer(options))
+  )
+

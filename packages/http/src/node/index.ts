@@ -1,0 +1,8 @@
+/**
+ * @ridequote/http/node — the service as a `node:http` request listener (`NodeHostLive`), the
+ * fast way to serve ridequote on Node. `@ridequote/http` itself stays runtime-neutral.
+ */
+export { NodeHost, NodeHostLive } from "./NodeHost.js"
+export type { NodeHostOptions, NodeRequestListener } from "./NodeHost.js"
+export { makeRequestLog } from "../RequestLog.js"
+export type { RequestLogFields, RequestLogWriter } from "../RequestLog.js"

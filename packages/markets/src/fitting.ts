@@ -1,0 +1,26 @@
+/**
+ * @ridequote/markets/fitting — the offline tools: reading trip records, detecting tariff
+ * regimes, fitting a market model, evaluating it forward in time, the reliability plot, and
+ * the backtest. Not loaded by `serve`.
+ */
+export { BacktestQuotesLive, BacktestRequest, backtestRequestId, makeBacktestQuotesLive, runBacktest } from "./internal/fitting/Backtest.js"
+export type { BacktestProgress, BacktestSummary } from "./internal/fitting/Backtest.js"
+export { EVALUATION_LEVELS, evaluate, forwardSplit, renderEvaluation, score, targetMisses } from "./internal/fitting/Evaluation.js"
+export type { Evaluation, RouteEvaluation } from "./internal/fitting/Evaluation.js"
+export { DEFAULT_HOLDOUT, FitFailed, fitMarket, marketRows, providerSlug } from "./internal/fitting/Fit.js"
+export type { FitOptions } from "./internal/fitting/Fit.js"
+export { forwardEvaluation } from "./internal/fitting/Forward.js"
+export type { ForwardSplitResult } from "./internal/fitting/Forward.js"
+export { reliabilitySvg } from "./internal/fitting/Plot.js"
+export { DEFAULT_REGIME_OPTIONS, detectRegimes, typicalFees } from "./internal/fitting/Regimes.js"
+export type { DetectedRegime, RegimeOptions } from "./internal/fitting/Regimes.js"
+export { measureOsrm, measureResolver, renderRouteAccuracy, routeAccuracy, scoredTrips } from "./internal/fitting/RouteAccuracy.js"
+export type { CandidateResolver, ResolverAccuracy, RouteAccuracy } from "./internal/fitting/RouteAccuracy.js"
+export { SOURCE_FORMATS } from "./internal/fitting/sources/Formats.js"
+export type { SourceFormat } from "./internal/fitting/sources/Formats.js"
+export { parseZoneCentroids } from "./internal/fitting/sources/NycTlc.js"
+export type { ZoneCentroids } from "./internal/fitting/sources/NycTlc.js"
+export type { ObservedTrip } from "./internal/fitting/sources/ObservedTrip.js"
+export { inferRoute } from "./internal/fitting/RouteInference.js"
+export { isHeldOut, readTrips, rowKey, TripRecordsInvalid } from "./internal/fitting/sources/TripRecords.js"
+export type { TripFile, TripTable } from "./internal/fitting/sources/TripRecords.js"

@@ -1,0 +1,67 @@
+/**
+ * Local wall-clock time in a market's time zone, via Intl (the runtime's tz database), so
+ * daylight-saving changes are handled without a time-zone library.
+ */
+import { localTimeAtOffset } from "@ridequote/core"
+import type { LocalTime } from "@ridequote/core"
+
+/** Zone offsets only change on quarter hours (even the :45 zones), so one lookup serves a quarter hour. */
+const QUARTER_HOUR_MS = 15 * 60_000
+/** Bounded: a backtest over years of trips must not grow this without limit. */
+const MAX_CACHED_OFFSETS = 20_000
+
+/** A function from an instant (epoch ms) to the local time in `timeZone`. */
+export const localClock = (timeZone: string): ((epochMillis: number) => LocalTime) => {
+  const format = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit"
+  })
+  // Intl is slow (tens of µs a call); the offset of a quarter hour is cached instead of the time.
+  const offsets = new Map<number, number>()
+  const offsetAt = (quarter: number): number => {
+    const cached = offsets.get(quarter)
+    if (cached !== undefined) return cached
+    const at = quarter * QUARTER_HOUR_MS
+    const p: Record<string, number> = {}
+    for (const part of format.formatToParts(at)) if (part.type !== "literal") p[part.type] = Number(part.value)
+    const asUtc = Date.UTC(p["year"] ?? 1970, (p["month"] ?? 1) - 1, p["day"] ?? 1, (p["hour"] ?? 0) % 24, p["minute"] ?? 0)
+    const offset = Math.round((asUtc - at) / 60_000)
+    if (offsets.size >= MAX_CACHED_OFFSETS) offsets.clear()
+    offsets.set(quarter, offset)
+    return offset
+  }
+  return (epochMillis) => localTimeAtOffset(epochMillis, offsetAt(Math.floor(epochMillis / QUARTER_HOUR_MS)))
+}
+
+/** LocalTime from its parts; Saturday and Sunday are the weekend (public holidays are not modelled). */
+export const wallClock = (hour: number, minute: number, dayOfWeek: number): LocalTime => ({
+  hour,
+  minuteOfDay: hour * 60 + minute,
+  dayOfWeek,
+  dayType: dayOfWeek === 0 || dayOfWeek === 6 ? "weekend" : "weekday"
+})
+
+/**
+ * The instant (epoch ms) of local midnight starting `isoDate` in `timeZone`: where a tariff
+ * regime begins. Two passes settle the offset even when midnight is near a DST change.
+ */
+export const localMidnight = (timeZone: string, isoDate: string): number => {
+  const clock = localClock(timeZone)
+  const wall = Date.parse(`${isoDate}T00:00:00Z`)
+  let at = wall
+  for (let i = 0; i < 2; i++) {
+    const local = clock(at)
+    // Minutes the local clock is ahead of UTC at `at` (days wrap: compare within ±12 h).
+    const utcMinute = Math.floor(at / 60_000) % 1440
+    let offset = local.minuteOfDay - ((utcMinute + 1440) % 1440)
+    if (offset > 720) offset -= 1440
+    if (offset < -720) offset += 1440
+    at = wall - offset * 60_000
+  }
+  return at
+}

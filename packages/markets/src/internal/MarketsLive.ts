@@ -1,0 +1,80 @@
+/**
+ * MarketData from a folder of fitted models, with core's sample market as an optional
+ * fallback for every place none of them serves.
+ *
+ * A pickup is served by the calibrated market whose area contains it; where areas overlap the
+ * smaller area wins (a city inside a region), then the lower id, so the choice is
+ * deterministic. Without a match: the sample market if `fallbackToSample`, else
+ * MarketNotServed, which the API answers as a 400 `result:invalid-request` (docs/api.md).
+ */
+import * as FileSystem from "@effect/platform/FileSystem"
+import { Effect, Layer } from "effect"
+import { MarketData, MarketNotServed, sampleMarket } from "@ridequote/core"
+import type { Coordinates, Market } from "@ridequote/core"
+import { contains, extent } from "./Area.js"
+import { calibratedMarket } from "./CalibratedMarket.js"
+import type { CalibratedMarket } from "./CalibratedMarket.js"
+import { invalid, parseModel } from "./ModelFile.js"
+import type { MarketModelInvalid } from "./ModelFile.js"
+
+export interface MarketsOptions {
+  /** Folder whose *.json files are market models; absent = no calibrated market. */
+  readonly dir?: string | undefined
+  /** Price places no calibrated market serves on core's sample market. */
+  readonly fallbackToSample: boolean
+}
+
+/** Reads and decodes every *.json model in `dir` (name order); any bad file fails the whole load. */
+export const loadMarketModels = (
+  dir: string
+): Effect.Effect<ReadonlyArray<CalibratedMarket>, MarketModelInvalid, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const names = yield* fs.readDirectory(dir).pipe(
+      Effect.mapError((e) => invalid(dir, `cannot read the markets folder (${e.message})`))
+    )
+    const files = names.filter((n) => n.endsWith(".json")).sort()
+    const markets = yield* Effect.forEach(files, (name) => {
+      const path = `${dir.replace(/\/+$/, "")}/${name}`
+      return fs.readFileString(path).pipe(
+        Effect.mapError((e) => invalid(path, `cannot read (${e.message})`)),
+        Effect.flatMap((text) => parseModel(path, text)),
+        Effect.map(calibratedMarket)
+      )
+    })
+    const ids = new Set<string>()
+    for (const [i, m] of markets.entries()) {
+      if (ids.has(m.id)) return yield* invalid(`${dir}/${files[i] ?? ""}`, `market id "${m.id}" is used by another file`)
+      ids.add(m.id)
+    }
+    return markets
+  })
+
+/** MarketData over calibrated markets and an optional fallback. */
+export const marketDataOf = (markets: ReadonlyArray<CalibratedMarket>, fallback: Market | undefined): MarketData => {
+  const ordered = [...markets].sort((a, b) => extent(a.model.area) - extent(b.model.area) || (a.id < b.id ? -1 : 1))
+  const all: ReadonlyArray<Market> = fallback === undefined ? ordered : [...ordered, fallback]
+  return {
+    markets: all,
+    marketAt: (pickup: Coordinates) => {
+      const found = ordered.find((m) => contains(m.model.area, pickup)) ?? fallback
+      return found !== undefined
+        ? Effect.succeed(found)
+        : Effect.fail(new MarketNotServed({
+          message: `no market serves the pickup point (${pickup.latitude}, ${pickup.longitude})`
+        }))
+    }
+  }
+}
+
+/** MarketData: every model in `dir` plus (optionally) core's sample market. */
+export const MarketsLive = (
+  options: MarketsOptions
+): Layer.Layer<MarketData, MarketModelInvalid, FileSystem.FileSystem> =>
+  Layer.effect(
+    MarketData,
+    Effect.map(
+      options.dir === undefined ? Effect.succeed([]) : loadMarketModels(options.dir),
+      (markets) => marketDataOf(markets, options.fallbackToSample ? sampleMarket : undefined)
+    )
+  )

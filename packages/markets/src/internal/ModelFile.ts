@@ -1,0 +1,265 @@
+/**
+ * The market model file: what `ridequote market fit` writes and `MarketsLive` loads.
+ *
+ * A versioned JSON document (`"format": "ridequote-market", "version": 2`), decoded with an
+ * effect Schema on load so a file from another program, an older layout or a hand edit that
+ * breaks an invariant (crossing quantiles, a missing bucket, an unknown time zone, regimes out
+ * of date order) is refused with a precise message instead of pricing quotes wrongly.
+ *
+ * Version 2 (this one): a market is a sequence of tariff regimes, each with the local date it
+ * took effect, its flat fees and its own metered base fare and spread. Version 1 had one
+ * undated tariff and is refused (refit it). The layout is documented field by field in
+ * docs/pricing.md, "The model file".
+ */
+import { Currency, MarketId, ServiceLevel } from "@ridequote/core"
+import { Either, ParseResult, Schema } from "effect"
+import { RouteKnowledge } from "@ridequote/routes"
+
+export const MODEL_FORMAT = "ridequote-market" as const
+export const MODEL_VERSION = 2 as const
+
+const Finite = Schema.Number.pipe(Schema.finite())
+const Positive = Finite.pipe(Schema.greaterThan(0))
+const NonNegative = Finite.pipe(Schema.nonNegative())
+
+const isAscending = (xs: ReadonlyArray<number>, strict: boolean): boolean =>
+  xs.every((x, i) => i === 0 || (strict ? x > (xs[i - 1] ?? x) : x >= (xs[i - 1] ?? x)))
+
+/** An IANA time zone name that this runtime's Intl knows. */
+export const TimeZone = Schema.String.pipe(
+  Schema.filter((tz) => {
+    const checked = Either.try(() => new Intl.DateTimeFormat("en-US", { timeZone: tz }))
+    return Either.isRight(checked) || `unknown time zone ${tz}`
+  })
+).annotations({ identifier: "TimeZone" })
+
+/** Axis-aligned box in degrees (does not cross the antimeridian). */
+export const BoundingBox = Schema.Struct({
+  kind: Schema.Literal("bbox"),
+  south: Finite.pipe(Schema.between(-90, 90)),
+  west: Finite.pipe(Schema.between(-180, 180)),
+  north: Finite.pipe(Schema.between(-90, 90)),
+  east: Finite.pipe(Schema.between(-180, 180))
+}).pipe(Schema.filter((b) => (b.south < b.north && b.west < b.east) || "bbox must have south < north and west < east"))
+
+/** A simple polygon: one outer ring of [longitude, latitude] points (GeoJSON order). */
+export const Polygon = Schema.Struct({
+  kind: Schema.Literal("polygon"),
+  ring: Schema.Array(Schema.Tuple(Finite.pipe(Schema.between(-180, 180)), Finite.pipe(Schema.between(-90, 90))))
+    .pipe(Schema.minItems(3))
+})
+
+export const Area = Schema.Union(BoundingBox, Polygon).annotations({ identifier: "MarketArea" })
+export type Area = typeof Area.Type
+
+export const RouteProfileJson = Schema.Struct({
+  // Core's resolver refuses a road shorter than the great circle.
+  detourFactor: Schema.Number.pipe(Schema.finite(), Schema.greaterThanOrEqualTo(1)),
+  speedKmhByHour: Schema.Array(Positive).pipe(Schema.itemsCount(24))
+})
+
+/**
+ * How trips are grouped for the residual quantiles: distance bands (upper bounds in km, the
+ * last band is open) × day parts (start hours, the first is 0) × day type (weekday, weekend).
+ */
+export const Buckets = Schema.Struct({
+  distanceBandsKm: Schema.Array(Positive).pipe(Schema.filter((xs) => isAscending(xs, true) || "bands must ascend")),
+  dayPartStartHours: Schema.Array(Schema.Int.pipe(Schema.between(0, 23))).pipe(
+    Schema.minItems(1),
+    Schema.filter((xs) => (xs[0] === 0 && isAscending(xs, true)) || "day parts must start at 0 and ascend")
+  )
+})
+export type Buckets = typeof Buckets.Type
+
+/** Base fare: intercept + perKm·km + perMinute·min + timeShift[timeBucket], never below floor. */
+export const BaseFare = Schema.Struct({
+  intercept: Finite,
+  perKm: Finite,
+  perMinute: Finite,
+  timeShift: Schema.Array(Finite),
+  floor: Positive
+})
+export type BaseFare = typeof BaseFare.Type
+
+/** Residual ratios (price ÷ base fare) at the model's quantile levels, one row per bucket. */
+/**
+ * A row of residual ratios, checked in one pass: element-wise schemas cost ~0.3 s per shipped
+ * model at start-up for tens of thousands of numbers.
+ */
+const ResidualRow = Schema.declare(
+  (u: unknown): u is ReadonlyArray<number> =>
+    Array.isArray(u) && u.every((x) => typeof x === "number" && Number.isFinite(x) && x >= 0),
+  { identifier: "ResidualRow", description: "an array of finite numbers ≥ 0" }
+)
+const ResidualTable = Schema.Array(ResidualRow)
+
+const ProviderId = Schema.String.pipe(Schema.pattern(/^[a-z0-9][a-z0-9-]{0,63}$/))
+
+/** A provider the market quotes (the same list in every regime, in this order). */
+export const ProviderModel = Schema.Struct({
+  provider: ProviderId,
+  serviceLevel: ServiceLevel
+})
+export type ProviderModel = typeof ProviderModel.Type
+
+/** One provider's spread in one regime. */
+export const ProviderResiduals = Schema.Struct({
+  provider: ProviderId,
+  /** Training rows behind this provider's own quantiles (the rest is shrunk toward the market). */
+  trainingRows: Schema.Struct({ supplied: Schema.Int, resolved: Schema.Int }),
+  residuals: Schema.Struct({ supplied: ResidualTable, resolved: ResidualTable })
+})
+export type ProviderResiduals = typeof ProviderResiduals.Type
+
+/** A calendar date `YYYY-MM-DD` (the market's local date). */
+export const LocalDate = Schema.String.pipe(
+  Schema.pattern(/^\d{4}-\d{2}-\d{2}$/),
+  Schema.filter((s) => {
+    const d = new Date(`${s}T00:00:00Z`)
+    return (!Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s) || `not a calendar date: ${s}`
+  })
+)
+
+/**
+ * A tariff regime: from local midnight of `effectiveFrom` until the next regime begins.
+ * Price quantile at q = Σ fees + metered(trip) × R(q), with metered = routes[source] and R the
+ * provider's residual ratio quantiles for the trip's bucket.
+ */
+export const Regime = Schema.Struct({
+  effectiveFrom: LocalDate,
+  /** Why a regime begins here: the evidence in the trip records (see docs, "Tariff regimes"). */
+  detectedBy: Schema.Array(Schema.String),
+  /** Flat per-trip fees in force (the typical amount of each fee column of the source). */
+  fees: Schema.Record({ key: Schema.String, value: NonNegative }),
+  trainingRows: Schema.Int,
+  /** The metered part (price − fees). */
+  routes: Schema.Struct({ supplied: BaseFare, resolved: BaseFare }),
+  providers: Schema.Array(ProviderResiduals)
+})
+export type Regime = typeof Regime.Type
+
+export const Provenance = Schema.Struct({
+  source: Schema.String,
+  inputs: Schema.Array(Schema.String),
+  rowsRead: Schema.Int,
+  rowsKept: Schema.Int,
+  trainingRows: Schema.Int,
+  heldOutRows: Schema.Int,
+  /** Local dates of the first and last training trip. */
+  trainingSpan: Schema.Struct({ from: LocalDate, to: LocalDate }),
+  holdout: Schema.Struct({ fraction: Finite.pipe(Schema.between(0, 0.9)), salt: Schema.String }),
+  rejected: Schema.Record({ key: Schema.String, value: Schema.Int }),
+  notes: Schema.Array(Schema.String)
+})
+export type Provenance = typeof Provenance.Type
+
+const ModelFields = Schema.Struct({
+  format: Schema.Literal(MODEL_FORMAT),
+  version: Schema.Literal(MODEL_VERSION),
+  id: MarketId,
+  name: Schema.String,
+  currency: Currency,
+  timeZone: TimeZone,
+  area: Area,
+  routeProfile: RouteProfileJson,
+  /** Area speeds and origin–destination cells for the route resolvers (@ridequote/routes). */
+  routing: RouteKnowledge,
+  buckets: Buckets,
+  quantileLevels: Schema.Array(Finite.pipe(Schema.greaterThan(0), Schema.lessThan(1))).pipe(
+    Schema.minItems(2),
+    Schema.filter((xs) => isAscending(xs, true) || "quantile levels must ascend")
+  ),
+  providers: Schema.Array(ProviderModel).pipe(Schema.minItems(1)),
+  regimes: Schema.Array(Regime).pipe(Schema.minItems(1)),
+  provenance: Provenance
+})
+
+export const bucketCount = (buckets: Buckets): number =>
+  (buckets.distanceBandsKm.length + 1) * timeBucketCount(buckets)
+
+export const timeBucketCount = (buckets: Buckets): number => buckets.dayPartStartHours.length * 2
+
+/** Cross-field invariants: every table has the right shape and every quantile row is non-decreasing. */
+const shapeProblem = (m: typeof ModelFields.Type): string | undefined => {
+  const nb = bucketCount(m.buckets)
+  const nt = timeBucketCount(m.buckets)
+  const nl = m.quantileLevels.length
+  const seen = new Set<string>()
+  for (const p of m.providers) {
+    const key = `${p.provider}/${p.serviceLevel}`
+    if (seen.has(key)) return `provider ${key} appears twice`
+    seen.add(key)
+  }
+  for (const [i, regime] of m.regimes.entries()) {
+    const at = `regimes[${i}] (${regime.effectiveFrom})`
+    if (i > 0 && !(regime.effectiveFrom > (m.regimes[i - 1]?.effectiveFrom ?? ""))) {
+      return `${at} must start after the regime before it`
+    }
+    for (const route of ["supplied", "resolved"] as const) {
+      if (regime.routes[route].timeShift.length !== nt) return `${at} routes.${route}.timeShift must have ${nt} entries`
+    }
+    if (regime.providers.length !== m.providers.length) return `${at} must list the market's ${m.providers.length} providers`
+    for (const [j, p] of regime.providers.entries()) {
+      const key = `${at} ${p.provider}`
+      if (p.provider !== m.providers[j]?.provider) return `${key}: providers must be listed in the market's order`
+      for (const route of ["supplied", "resolved"] as const) {
+        const table = p.residuals[route]
+        if (table.length !== nb) return `${key} residuals.${route} must have ${nb} buckets`
+        for (const [b, row] of table.entries()) {
+          if (row.length !== nl) return `${key} residuals.${route}[${b}] must have ${nl} quantiles`
+          if (!isAscending(row, false)) return `${key} residuals.${route}[${b}] quantiles cross`
+        }
+      }
+    }
+  }
+  return undefined
+}
+
+export const MarketModel = ModelFields.pipe(
+  Schema.filter((m) => shapeProblem(m) ?? true)
+).annotations({ identifier: "MarketModel" })
+export type MarketModel = typeof MarketModel.Type
+
+/** A model file that cannot be read or decoded; the message names the file and says why. */
+export class MarketModelInvalid extends Schema.TaggedError<MarketModelInvalid>()("MarketModelInvalid", {
+  path: Schema.String,
+  message: Schema.String
+}) {}
+
+export const invalid = (path: string, reason: string): MarketModelInvalid =>
+  new MarketModelInvalid({ path, message: `market model ${path}: ${reason}` })
+
+const decodeModel = Schema.decodeUnknownEither(MarketModel, { errors: "all", onExcessProperty: "ignore" })
+
+/** Decodes a model from its JSON text; `path` only labels the error. */
+export const parseModel = (path: string, text: string): Either.Either<MarketModel, MarketModelInvalid> =>
+  Either.try({
+    try: () => JSON.parse(text) as unknown,
+    catch: (e) => invalid(path, `not JSON: ${e instanceof Error ? e.message : String(e)}`)
+  }).pipe(
+    Either.flatMap((json) => {
+      // A clear message for the most likely mismatch before the full structural report.
+      if (typeof json === "object" && json !== null && "format" in json && "version" in json) {
+        if (json.format === MODEL_FORMAT && json.version !== MODEL_VERSION) {
+          return Either.left(
+            invalid(
+              path,
+              `unsupported model version ${String(json.version)} (this program reads version ${MODEL_VERSION}; refit the market with \`ridequote market fit\`)`
+            )
+          )
+        }
+      }
+      return decodeModel(json).pipe(
+        Either.mapLeft((e) => invalid(path, ParseResult.TreeFormatter.formatErrorSync(e)))
+      )
+    })
+  )
+
+const encodeModel = Schema.encodeSync(MarketModel)
+
+/**
+ * Pretty JSON with a trailing newline and the schema's key order, so refits diff cleanly;
+ * arrays of numbers stay on one line (a residual row reads as one line per bucket).
+ */
+export const renderModel = (model: MarketModel): string =>
+  `${JSON.stringify(encodeModel(model), null, 2).replace(/\[[-\d.e+,\s]*\]/g, (arr) => arr.replace(/\s+/g, ""))}\n`

@@ -1,0 +1,33 @@
+/**
+ * Which markets a command prices on, the same rule for `serve` and `backtest`:
+ *
+ * - no `--markets`: the models shipped inside this package, places they do not serve on the
+ *   sample market (fallback on unless `--sample-fallback off`);
+ * - `--markets DIR`: the models in DIR, with the fallback only if `--sample-fallback on`;
+ * - `--markets none`: the sample market alone.
+ *
+ * The shipped folder is found from this module's own location, so it is the installed
+ * package's, whatever the working directory.
+ */
+import { fileURLToPath } from "node:url"
+import type { MarketsOptions } from "./MarketsLive.js"
+
+export const SHIPPED_MARKETS_DIR: string = fileURLToPath(new URL("../../models", import.meta.url))
+
+/** `--markets` value that means "the sample market only". */
+export const NO_MARKETS = "none"
+
+export const marketsSelection = (
+  markets: string | undefined,
+  sampleFallback: "on" | "off" | undefined
+): MarketsOptions => {
+  if (markets === undefined) return { dir: SHIPPED_MARKETS_DIR, fallbackToSample: sampleFallback !== "off" }
+  if (markets.trim().toLowerCase() === NO_MARKETS) return { fallbackToSample: true }
+  return { dir: markets, fallbackToSample: sampleFallback === "on" }
+}
+
+/** What a log line says the markets are. */
+export const describeMarkets = (options: MarketsOptions): string =>
+  options.dir === undefined
+    ? "sample"
+    : `${options.dir === SHIPPED_MARKETS_DIR ? "shipped" : options.dir}${options.fallbackToSample ? " + sample fallback" : ""}`

@@ -1,0 +1,274 @@
+/**
+ * What the market commands do once they run (./Commands.ts holds their options and loads
+ * this module on use). Progress goes to stderr, results to stdout.
+ */
+import * as FileSystem from "@effect/platform/FileSystem"
+import { gunzipSync } from "node:zlib"
+import { Clock, Console, Effect, Either } from "effect"
+import type { ServiceLevel } from "@ridequote/core"
+import { MarketsLive } from "../MarketsLive.js"
+import { invalid, parseModel, renderModel } from "../ModelFile.js"
+import type { MarketModel } from "../ModelFile.js"
+import { describeMarkets, marketsSelection } from "../Shipped.js"
+import { makeBacktestQuotesLive, runBacktest } from "./Backtest.js"
+import { describeRoutes, RouteResolverLive } from "@ridequote/routes"
+import type { RoutesChoice } from "@ridequote/routes"
+import { evaluate, renderEvaluation, targetMisses } from "./Evaluation.js"
+import type { Evaluation } from "./Evaluation.js"
+import { DEFAULT_HOLDOUT, fitMarket } from "./Fit.js"
+import type { FitOptions } from "./Fit.js"
+import { forwardEvaluation } from "./Forward.js"
+import { reliabilitySvg } from "./Plot.js"
+import { measureOsrm, routeAccuracy, renderRouteAccuracy, scoredTrips } from "./RouteAccuracy.js"
+
+/** Trips per forward split sent to a routing server for its accuracy (a server is slower than the table). */
+const OSRM_SAMPLE = 2000
+import type { SourceFormat } from "./sources/Formats.js"
+import { parseZoneCentroids } from "./sources/NycTlc.js"
+import type { ZoneCentroids } from "./sources/NycTlc.js"
+import { readTrips, TripRecordsInvalid } from "./sources/TripRecords.js"
+import type { TripTable } from "./sources/TripRecords.js"
+import { Option } from "effect"
+
+/** Per-format defaults: the market a source's records describe. */
+export const FORMAT_DEFAULTS: Readonly<Record<SourceFormat, { id: string; name: string; timeZone: string }>> = {
+  "nyc-tlc": { id: "nyc", name: "New York City (yellow taxi, metered)", timeZone: "America/New_York" },
+  chicago: { id: "chicago", name: "Chicago (taxi, metered)", timeZone: "America/Chicago" }
+}
+
+const progressTo = (quiet: boolean) => (line: string) => (quiet ? Effect.void : Console.error(line))
+
+/** A file's text; `.gz` files are gunzipped (the repository keeps its trip records compressed). */
+const readText = (path: string) =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) =>
+    fs.readFile(path).pipe(
+      Effect.mapError((e) => new TripRecordsInvalid({ path, message: `cannot read ${path}: ${e.message}` })),
+      Effect.flatMap((bytes) =>
+        Either.try({
+          try: () => Buffer.from(path.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8"),
+          catch: (e) => new TripRecordsInvalid({ path, message: `cannot decompress ${path}: ${String(e)}` })
+        })
+      )
+    ))
+
+/** Reads the inputs of one format into a trip table (`salt` decides the random split). */
+const readTable = (
+  paths: ReadonlyArray<string>,
+  sourceFormat: SourceFormat,
+  zonesPath: Option.Option<string>,
+  salt: string,
+  progress: (line: string) => Effect.Effect<void>
+) =>
+  Effect.gen(function*() {
+    if (paths.length === 0) {
+      return yield* new TripRecordsInvalid({ path: "", message: "give at least one --input file" })
+    }
+    const zoneTable: ZoneCentroids | undefined = Option.isSome(zonesPath)
+      ? parseZoneCentroids(yield* readText(zonesPath.value))
+      : undefined
+    const files = yield* Effect.forEach(paths, (path) =>
+      Effect.tap(Effect.map(readText(path), (text) => ({ path, text })), () => progress(`read ${path}`)))
+    const table = yield* readTrips(sourceFormat, files, salt, zoneTable)
+    yield* progress(`${table.rowsRead} rows, ${table.trips.length} usable trips`)
+    return table
+  })
+
+const describeRejections = (table: TripTable): string =>
+  Object.entries(table.rejected)
+    .sort((a, b) => b[1] - a[1])
+    .map(([reason, n]) => `${reason} ${n}`)
+    .join(", ")
+
+export interface FitCommandOptions {
+  readonly inputs: ReadonlyArray<string>
+  readonly format: SourceFormat
+  readonly zones: Option.Option<string>
+  readonly out: string
+  readonly id: Option.Option<string>
+  readonly name: Option.Option<string>
+  readonly timeZone: Option.Option<string>
+  readonly currency: string
+  readonly serviceLevel: ServiceLevel
+  readonly holdout: number
+  readonly minProviderRows: number
+  readonly quiet: boolean
+  readonly json: boolean
+}
+
+export const runFit = (o: FitCommandOptions) =>
+  Effect.gen(function*() {
+    const started = yield* Clock.currentTimeMillis
+    const fs = yield* FileSystem.FileSystem
+    const progress = progressTo(o.quiet)
+    const defaults = FORMAT_DEFAULTS[o.format]
+    const table = yield* readTable(o.inputs, o.format, o.zones, DEFAULT_HOLDOUT.salt, progress)
+    yield* progress("fitting: route profile, tariff regimes, rates and spread per regime")
+    const model = yield* fitMarket(table, {
+      id: Option.getOrElse(o.id, () => defaults.id),
+      name: Option.getOrElse(o.name, () => defaults.name),
+      timeZone: Option.getOrElse(o.timeZone, () => defaults.timeZone),
+      currency: o.currency,
+      source: o.format,
+      inputs: o.inputs,
+      holdoutFraction: o.holdout,
+      salt: DEFAULT_HOLDOUT.salt,
+      minProviderRows: o.minProviderRows,
+      serviceLevel: o.serviceLevel
+    })
+    const text = renderModel(model)
+    // Round-trip through the decoder before writing: never ship a file MarketsLive would refuse.
+    yield* parseModel(o.out, text)
+    yield* fs.writeFileString(o.out, text).pipe(Effect.mapError((e) => invalid(o.out, `cannot write (${e.message})`)))
+    const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000
+    const p = model.provenance
+    if (o.json) {
+      return yield* Console.log(JSON.stringify({
+        market: model.id,
+        out: o.out,
+        rowsRead: p.rowsRead,
+        rowsKept: p.rowsKept,
+        trainingRows: p.trainingRows,
+        heldOutRows: p.heldOutRows,
+        rejected: p.rejected,
+        providers: model.providers.map((x) => x.provider),
+        regimes: model.regimes.map((r) => ({ effectiveFrom: r.effectiveFrom, detectedBy: r.detectedBy, fees: r.fees, trainingRows: r.trainingRows })),
+        seconds
+      }))
+    }
+    yield* Console.log(
+      [
+        `market ${model.id} (${model.name}) written to ${o.out}`,
+        `rows read ${p.rowsRead}, kept ${p.rowsKept} (training ${p.trainingRows}, held out ${p.heldOutRows})`,
+        `rejected: ${describeRejections(table)}`,
+        `providers: ${model.providers.map((x) => x.provider).join(", ")}`,
+        ...model.regimes.map((r) =>
+          `regime from ${r.effectiveFrom} (${r.detectedBy.join("; ")}): fees ${
+            Object.entries(r.fees).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", ") || "none"
+          }, ${r.trainingRows} training rows`
+        ),
+        `route profile: detour factor ${model.routeProfile.detourFactor}, speed ${
+          Math.min(...model.routeProfile.speedKmhByHour).toFixed(1)
+        }–${Math.max(...model.routeProfile.speedKmhByHour).toFixed(1)} km/h by hour`,
+        `fitted in ${seconds.toFixed(1)} s`
+      ].join("\n")
+    )
+  })
+
+/** Three cut dates (first of a month) at 1/2, 2/3 and 5/6 of the records' span. */
+export const defaultCuts = (table: TripTable): ReadonlyArray<string> => {
+  const months = table.trips.map((t) => t.localDate.slice(0, 7))
+  const first = months.reduce((a, b) => (b < a ? b : a), months[0] ?? "1970-01")
+  const last = months.reduce((a, b) => (b > a ? b : a), months[0] ?? "1970-01")
+  const index = (m: string) => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7)) - 1
+  const span = index(last) - index(first) + 1
+  const cuts = [1 / 2, 2 / 3, 5 / 6].map((f) => {
+    const i = index(first) + Math.round(span * f)
+    return `${String(Math.floor(i / 12)).padStart(4, "0")}-${String((i % 12) + 1).padStart(2, "0")}-01`
+  })
+  return [...new Set(cuts)]
+}
+
+export interface EvaluateCommandOptions {
+  readonly model: string
+  readonly inputs: ReadonlyArray<string>
+  readonly format: SourceFormat
+  readonly zones: Option.Option<string>
+  readonly cuts: ReadonlyArray<string>
+  readonly horizonMonths: number
+  readonly plot: Option.Option<string>
+  readonly routes: RoutesChoice
+  readonly minProviderRows: number
+  readonly quiet: boolean
+  readonly json: boolean
+}
+
+/** What the fit options of a model were (for refitting it on a forward split's training window). */
+export const fitOptionsOf = (model: MarketModel, minProviderRows: number): FitOptions => ({
+  id: model.id,
+  name: model.name,
+  timeZone: model.timeZone,
+  currency: model.currency,
+  source: model.provenance.source,
+  inputs: model.provenance.inputs,
+  holdoutFraction: 0,
+  salt: model.provenance.holdout.salt,
+  minProviderRows,
+  serviceLevel: (model.providers[0]?.serviceLevel ?? "Standard") as ServiceLevel,
+  buckets: model.buckets,
+  levels: model.quantileLevels
+})
+
+export const runEvaluate = (o: EvaluateCommandOptions) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const progress = progressTo(o.quiet)
+    const text = yield* fs.readFileString(o.model).pipe(Effect.mapError((e) => invalid(o.model, `cannot read (${e.message})`)))
+    const model = yield* parseModel(o.model, text)
+    const table = yield* readTable(o.inputs, o.format, o.zones, model.provenance.holdout.salt, progress)
+    const cuts = o.cuts.length > 0 ? o.cuts : defaultCuts(table)
+    const forward: Array<Evaluation> = []
+    const accuracy = []
+    for (const cut of cuts) {
+      yield* progress(`forward split at ${cut}: fitting on the trips before it`)
+      const [split] = yield* forwardEvaluation(table, fitOptionsOf(model, o.minProviderRows), [cut], o.horizonMonths)
+      if (split === undefined) continue
+      forward.push(split.evaluation)
+      const measured = routeAccuracy(split.model, table, cut, split.end)
+      if (o.routes._tag !== "Osrm") {
+        accuracy.push(measured)
+        continue
+      }
+      yield* progress(`asking ${o.routes.baseUrl} for up to ${OSRM_SAMPLE} routes of the split`)
+      const osrm = yield* measureOsrm(o.routes.baseUrl, scoredTrips(table, cut, split.end), OSRM_SAMPLE)
+      accuracy.push({ ...measured, resolvers: [...measured.resolvers, osrm] })
+    }
+    const random = evaluate(model, table)
+    const all = [...forward, random]
+    if (Option.isSome(o.plot)) {
+      yield* fs.writeFileString(o.plot.value, reliabilitySvg(all)).pipe(
+        Effect.mapError((e) => invalid(o.plot.pipe(Option.getOrElse(() => "")), `cannot write the plot (${e.message})`))
+      )
+      yield* progress(`reliability plot written to ${o.plot.value}`)
+    }
+    const misses = forward.flatMap(targetMisses)
+    if (o.json) return yield* Console.log(JSON.stringify({ forward, random, routeAccuracy: accuracy, targetMisses: misses }, null, 2))
+    yield* Console.log(
+      [
+        renderEvaluation(all),
+        "",
+        renderRouteAccuracy(accuracy),
+        "",
+        misses.length === 0 ? "targets (every forward split): all met" : `targets missed:\n  ${misses.join("\n  ")}`,
+        ...targetMisses(random).map((m) => `(random split, for comparison) ${m}`)
+      ].join("\n")
+    )
+  })
+
+export interface BacktestCommandOptions {
+  readonly input: string
+  readonly output: string
+  readonly markets: string | undefined
+  readonly sampleFallback: "on" | "off" | undefined
+  readonly routes: RoutesChoice
+  readonly quiet: boolean
+  readonly json: boolean
+}
+
+/** Lines between two progress lines of a backtest. */
+const BACKTEST_PROGRESS_EVERY = 100_000
+
+export const runBacktestCommand = (o: BacktestCommandOptions) =>
+  Effect.gen(function*() {
+    const selection = marketsSelection(o.markets, o.sampleFallback)
+    const progress = progressTo(o.quiet)
+    yield* progress(`backtest on ${describeMarkets(selection)} markets, ${describeRoutes(o.routes)} routes`)
+    const summary = yield* runBacktest(o.input, o.output, {
+      progressEvery: BACKTEST_PROGRESS_EVERY,
+      onProgress: (lines) => progress(`backtest: ${lines} lines`)
+    }).pipe(
+      Effect.provide(makeBacktestQuotesLive(RouteResolverLive(o.routes))),
+      Effect.provide(MarketsLive(selection))
+    )
+    if (o.json) return yield* Console.log(JSON.stringify({ ...summary, output: o.output }))
+    yield* Console.log(`${summary.lines} lines: ${summary.quoted} quoted, ${summary.errors} errors → ${o.output}`)
+  })

@@ -1,0 +1,143 @@
+/**
+ * The market commands of the `ridequote` program (mounted by @ridequote/server; runnable on
+ * their own through src/bin.ts):
+ *
+ *   ridequote market fit --input FILE [--input FILE…] --format nyc-tlc|chicago [--zones FILE] --out model.json
+ *   ridequote market evaluate --model model.json --input FILE… --format … [--cut DATE…] [--plot FILE] [--json]
+ *   ridequote backtest --input trips.jsonl --output quotes.jsonl [--markets DIR|none] [--sample-fallback on|off]
+ *
+ * Only the options live here: each command loads its handler (and with it the fitter, the
+ * data sources and the quote pipeline) when it runs, so a program that mounts these commands
+ * but runs `serve` never loads the fitting tools.
+ */
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as HelpDoc from "@effect/cli/HelpDoc"
+import * as ValidationError from "@effect/cli/ValidationError"
+import { Effect, Either, Option } from "effect"
+import { parseRoutesChoice } from "@ridequote/routes"
+import { SERVICE_LEVELS } from "@ridequote/core"
+import type { ServiceLevel } from "@ridequote/core"
+import { SOURCE_FORMATS } from "./sources/Formats.js"
+
+const handlers = Effect.promise(() => import("./CommandHandlers.js"))
+
+/** `--routes offline|empirical|osrm=URL`, parsed (`describe`: what it means for the command). */
+const routesWith = (describe: string) =>
+  Options.text("routes").pipe(
+    Options.withDescription(describe),
+    Options.withDefault("offline"),
+    Options.mapEffect((text) =>
+      Either.mapLeft(parseRoutesChoice(text), (message) => ValidationError.invalidValue(HelpDoc.p(`--routes: ${message}`)))
+    )
+  )
+
+/** How routes are inferred for trips that give neither distance nor duration (as `serve --routes`). */
+export const routesOption = routesWith(
+  "Route resolver for trips without distance and duration: offline (default; what inferred-route spreads are calibrated on), empirical (observed routes between cells), or osrm=URL (an OSRM-compatible server, offline fallback)"
+)
+
+const inputs = Options.file("input").pipe(
+  Options.repeated,
+  Options.withDescription("Trip-record CSV file, plain or gzip-compressed (.gz); repeat for several files of one format")
+)
+const format = Options.choice("format", SOURCE_FORMATS).pipe(Options.withDescription("Column layout of the input files"))
+const zones = Options.file("zones").pipe(
+  Options.withDescription("NYC taxi-zone centroids CSV (LocationID, centroid_lon, centroid_lat): needed for zone-level NYC files"),
+  Options.optional
+)
+const quiet = Options.boolean("quiet").pipe(Options.withDescription("No progress lines on stderr"))
+const json = Options.boolean("json").pipe(Options.withDescription("Print the summary as one JSON object on stdout"))
+const minProviderRows = Options.integer("min-provider-rows").pipe(
+  Options.withDescription("Providers with fewer training rows are pooled as \"other\""),
+  Options.withDefault(300)
+)
+
+export const fitCommand = Command.make(
+  "fit",
+  {
+    inputs,
+    format,
+    zones,
+    out: Options.file("out").pipe(Options.withDescription("Where to write the model JSON")),
+    id: Options.text("id").pipe(Options.withDescription("Market id (default: nyc / chicago by format)"), Options.optional),
+    name: Options.text("name").pipe(Options.withDescription("Market name"), Options.optional),
+    timeZone: Options.text("time-zone").pipe(
+      Options.withDescription("IANA time zone of the records' local times (default by format)"),
+      Options.optional
+    ),
+    currency: Options.text("currency").pipe(Options.withDefault("USD")),
+    serviceLevel: Options.choice("service-level", SERVICE_LEVELS).pipe(Options.withDefault("Standard" as ServiceLevel)),
+    holdout: Options.float("holdout").pipe(
+      Options.withDescription("Share of rows held out at random for `market evaluate` (never fitted)"),
+      Options.withDefault(0.2)
+    ),
+    minProviderRows,
+    quiet,
+    json
+  },
+  (o) => Effect.flatMap(handlers, (h) => h.runFit(o))
+).pipe(Command.withDescription("Fit a market model (tariff regimes, rates, spread) from trip records"))
+
+export const evaluateCommand = Command.make(
+  "evaluate",
+  {
+    model: Options.file("model").pipe(Options.withDescription("Model file written by `market fit`")),
+    inputs,
+    format,
+    zones,
+    cuts: Options.text("cut").pipe(
+      Options.repeated,
+      Options.withDescription("Forward split: fit before this local date YYYY-MM-DD, score after it (repeat; default: three cuts in the last half of the records)")
+    ),
+    horizonMonths: Options.integer("horizon-months").pipe(
+      Options.withDescription("Months scored after each cut (ends early where a new tariff regime begins)"),
+      Options.withDefault(3)
+    ),
+    plot: Options.file("plot").pipe(Options.withDescription("Write the reliability plot (SVG) here"), Options.optional),
+    routes: routesWith(
+      "osrm=URL: also measure an OSRM-compatible server's route accuracy on up to 2,000 trips per forward split (offline and empirical are always measured)"
+    ),
+    minProviderRows,
+    quiet,
+    json
+  },
+  (o) => Effect.flatMap(handlers, (h) => h.runEvaluate(o))
+).pipe(
+  Command.withDescription(
+    "Forward-in-time validation (fit before each cut date, score after it), the random held-out split beside it, and inferred-route accuracy"
+  )
+)
+
+export const marketCommand = Command.make("market").pipe(
+  Command.withDescription("Fit and evaluate calibrated markets from trip records"),
+  Command.withSubcommands([fitCommand, evaluateCommand])
+)
+
+export const backtestCommand = Command.make(
+  "backtest",
+  {
+    input: Options.file("input").pipe(Options.withDescription("JSON lines: {id?, pickup, destination, distanceKm?, durationMinutes?, at}")),
+    output: Options.file("output").pipe(Options.withDescription("JSON lines: one quote (or error) per input line")),
+    markets: Options.text("markets").pipe(
+      Options.withDescription(
+        "Folder of market models, or `none` for the sample market only. Default: the shipped markets with the sample market where they do not serve."
+      ),
+      Options.optional
+    ),
+    sampleFallback: Options.choice("sample-fallback", ["on", "off"]).pipe(
+      Options.withDescription("Price places no market serves on the sample market (on) or as errors (off). Default on for the shipped markets, off for --markets DIR."),
+      Options.optional
+    ),
+    routes: routesOption,
+    quiet,
+    json
+  },
+  (o) =>
+    Effect.flatMap(handlers, (h) =>
+      h.runBacktestCommand({
+        ...o,
+        markets: Option.getOrUndefined(o.markets),
+        sampleFallback: Option.getOrUndefined(o.sampleFallback)
+      }))
+).pipe(Command.withDescription("Quote every trip of a JSON-lines file as ridequote would have at its moment, on the tariff of that moment"))

@@ -1,0 +1,52 @@
+/**
+ * Forward-in-time validation: for each cut date, fit on the trips before it and score the
+ * trips after it (docs/pricing.md, "Forward validation").
+ *
+ * The scored window runs `horizonMonths` from the cut, and ends early where the full records
+ * show a new tariff regime beginning: no model fitted before a tariff change can know the new
+ * tariff, and the way a market follows one is a refit (docs, "Refreshing a market").
+ */
+import { Either } from "effect"
+import type { MarketModel } from "../ModelFile.js"
+import type { Evaluation } from "./Evaluation.js"
+import { addMonths, forwardSplit } from "./Evaluation.js"
+import type { FitFailed, FitOptions } from "./Fit.js"
+import { fitMarket, marketRows } from "./Fit.js"
+import { DEFAULT_REGIME_OPTIONS, detectRegimes } from "./Regimes.js"
+import type { TripTable } from "./sources/TripRecords.js"
+
+export interface ForwardSplitResult {
+  readonly cut: string
+  readonly end: string
+  /** Set when the scored window ends at a regime change rather than after the horizon. */
+  readonly endsAtRegime?: string
+  readonly model: MarketModel
+  readonly evaluation: Evaluation
+}
+
+export const forwardEvaluation = (
+  table: TripTable,
+  options: FitOptions,
+  cuts: ReadonlyArray<string>,
+  horizonMonths: number
+): Either.Either<ReadonlyArray<ForwardSplitResult>, FitFailed> => {
+  const starts = detectRegimes(marketRows(table.trips).kept, options.regimes ?? DEFAULT_REGIME_OPTIONS)
+    .slice(1)
+    .map((r) => r.effectiveFrom)
+  return Either.all(
+    cuts.map((cut) => {
+      const horizon = addMonths(cut, horizonMonths)
+      const next = starts.find((s) => s > cut && s < horizon)
+      const end = next ?? horizon
+      return fitMarket(table, { ...options, before: cut, holdoutFraction: 0 }).pipe(
+        Either.map((model): ForwardSplitResult => ({
+          cut,
+          end,
+          ...(next !== undefined ? { endsAtRegime: next } : {}),
+          model,
+          evaluation: forwardSplit(model, table, cut, end)
+        }))
+      )
+    })
+  )
+}

@@ -1,0 +1,75 @@
+/**
+ * The reliability plot: observed coverage against nominal level for each percentile, one
+ * line per split and route source, per market, as a self-contained SVG (no fonts or scripts
+ * from elsewhere). A calibrated model sits on the diagonal; the shaded bands are the targets
+ * (±3 points with a supplied route, ±5 inferred).
+ */
+import type { Evaluation } from "./Evaluation.js"
+import { EVALUATION_LEVELS } from "./Evaluation.js"
+
+const W = 360, H = 360, M = { left: 48, right: 16, top: 36, bottom: 44 }
+const PLOT_W = W - M.left - M.right, PLOT_H = H - M.top - M.bottom
+const x = (q: number) => M.left + q * PLOT_W
+const y = (c: number) => M.top + (1 - c) * PLOT_H
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+
+const COLORS = { supplied: "#1f6fb4", resolved: "#d1631a" } as const
+
+const panel = (market: string, evaluations: ReadonlyArray<Evaluation>, dx: number): string => {
+  const parts: Array<string> = [`<g transform="translate(${dx},0)">`]
+  parts.push(`<text x="${M.left + PLOT_W / 2}" y="20" text-anchor="middle" font-size="14" font-weight="bold">${esc(market)}</text>`)
+  // Target bands around the diagonal: ±5 (inferred) under ±3 (supplied).
+  for (const [tol, fill] of [[0.05, "#f6e3d6"], [0.03, "#d9e6f2"]] as const) {
+    const pts = [[0, tol], [1, 1 + tol], [1, 1 - tol], [0, -tol]].map(([a, b]) =>
+      `${x(a ?? 0).toFixed(1)},${y(Math.min(1, Math.max(0, b ?? 0))).toFixed(1)}`
+    )
+    parts.push(`<polygon points="${pts.join(" ")}" fill="${fill}" stroke="none"/>`)
+  }
+  parts.push(`<rect x="${M.left}" y="${M.top}" width="${PLOT_W}" height="${PLOT_H}" fill="none" stroke="#444"/>`)
+  parts.push(`<line x1="${x(0)}" y1="${y(0)}" x2="${x(1)}" y2="${y(1)}" stroke="#888" stroke-dasharray="4 3"/>`)
+  for (const t of [0, 0.25, 0.5, 0.75, 1]) {
+    parts.push(`<text x="${x(t)}" y="${H - M.bottom + 16}" text-anchor="middle" font-size="10">${t * 100}</text>`)
+    parts.push(`<text x="${M.left - 6}" y="${y(t) + 3}" text-anchor="end" font-size="10">${t * 100}</text>`)
+  }
+  parts.push(`<text x="${M.left + PLOT_W / 2}" y="${H - 8}" text-anchor="middle" font-size="11">nominal percentile</text>`)
+  parts.push(
+    `<text transform="translate(12,${M.top + PLOT_H / 2}) rotate(-90)" text-anchor="middle" font-size="11">share of real prices at or below (%)</text>`
+  )
+  for (const e of evaluations) {
+    for (const r of e.routes) {
+      const color = COLORS[r.route]
+      const dash = e.split === "random" ? ` stroke-dasharray="2 2"` : ""
+      const pts = EVALUATION_LEVELS.map(([name, q]) => `${x(q).toFixed(1)},${y(r.coverage[name] ?? 0).toFixed(1)}`)
+      const title = esc(`${e.split} ${e.scoredOn.from} ${r.route === "resolved" ? "inferred" : "supplied"}`)
+      parts.push(`<polyline points="${pts.join(" ")}" fill="none" stroke="${color}" stroke-width="1.2" opacity="0.8"${dash}><title>${title}</title></polyline>`)
+      for (const p of pts) {
+        const [px, py] = p.split(",")
+        parts.push(`<circle cx="${px}" cy="${py}" r="2" fill="${color}"/>`)
+      }
+    }
+  }
+  parts.push("</g>")
+  return parts.join("\n")
+}
+
+/** One panel per market, a legend underneath. */
+export const reliabilitySvg = (evaluations: ReadonlyArray<Evaluation>): string => {
+  const markets = [...new Set(evaluations.map((e) => e.market))]
+  const width = Math.max(1, markets.length) * W
+  const legendY = H + 14
+  const legend = [
+    `<line x1="20" y1="${legendY}" x2="44" y2="${legendY}" stroke="${COLORS.supplied}" stroke-width="2"/>`,
+    `<text x="50" y="${legendY + 4}" font-size="11">supplied route (target ±3 points)</text>`,
+    `<line x1="250" y1="${legendY}" x2="274" y2="${legendY}" stroke="${COLORS.resolved}" stroke-width="2"/>`,
+    `<text x="280" y="${legendY + 4}" font-size="11">inferred route (target ±5 points)</text>`,
+    `<text x="20" y="${legendY + 22}" font-size="11">solid: forward splits (one line per cut date); dotted: random split</text>`
+  ]
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${H + 44}" viewBox="0 0 ${width} ${H + 44}" font-family="sans-serif">`,
+    `<rect width="100%" height="100%" fill="white"/>`,
+    ...markets.map((m, i) => panel(m, evaluations.filter((e) => e.market === m), i * W)),
+    ...legend,
+    "</svg>",
+    ""
+  ].join("\n")
+}

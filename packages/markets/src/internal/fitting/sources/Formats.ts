@@ -1,0 +1,3 @@
+/** The trip-record layouts `market fit` reads (a module of its own: the command line needs only the names). */
+export const SOURCE_FORMATS = ["nyc-tlc", "chicago"] as const
+export type SourceFormat = (typeof SOURCE_FORMATS)[number]

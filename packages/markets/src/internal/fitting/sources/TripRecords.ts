@@ -1,0 +1,89 @@
+/**
+ * Reads trip-record CSV text of a known format into observed trips, counting every rejected
+ * row by reason. Pure: the commands read the files and hand the text over.
+ */
+import { Either, Schema } from "effect"
+import { chicagoRows } from "./Chicago.js"
+import { fnv1a, parseCsvLine } from "./Csv.js"
+import { nycNeedsZones, nycTlcRows } from "./NycTlc.js"
+import type { ZoneCentroids } from "./NycTlc.js"
+import type { ObservedTrip } from "./ObservedTrip.js"
+
+import type { SourceFormat } from "./Formats.js"
+export { SOURCE_FORMATS } from "./Formats.js"
+export type { SourceFormat } from "./Formats.js"
+
+export interface TripTable {
+  readonly trips: ReadonlyArray<ObservedTrip>
+  readonly rowsRead: number
+  readonly rejected: Readonly<Record<string, number>>
+}
+
+export interface TripFile {
+  readonly path: string
+  readonly text: string
+}
+
+/** A trip-record file that cannot be read as the format it was given as. */
+export class TripRecordsInvalid extends Schema.TaggedError<TripRecordsInvalid>()("TripRecordsInvalid", {
+  path: Schema.String,
+  message: Schema.String
+}) {}
+
+const REQUIRED: Readonly<Record<SourceFormat, ReadonlyArray<ReadonlyArray<string>>>> = {
+  "nyc-tlc": [
+    ["vendor_id", "vendorid"],
+    ["pickup_datetime", "tpep_pickup_datetime"],
+    ["dropoff_datetime", "tpep_dropoff_datetime"],
+    ["trip_distance"],
+    ["rate_code_id", "ratecodeid"],
+    ["fare_amount"]
+  ],
+  chicago: [["fare"], ["trip_start_timestamp"], ["trip_seconds"], ["trip_miles"], ["company"], ["pickup_latitude"]]
+}
+
+/** The split key of a row: the hash of the salt and the raw line, so a duplicated row never straddles the split. */
+export const rowKey = (salt: string, line: string): number => fnv1a(`${salt}\u0000${line.trimEnd()}`)
+
+/** Whether a row belongs to the held-out part for a given fraction. */
+export const isHeldOut = (key: number, fraction: number): boolean => key % 10_000 < Math.round(fraction * 10_000)
+
+export const readTrips = (
+  format: SourceFormat,
+  files: ReadonlyArray<TripFile>,
+  salt: string,
+  zones: ZoneCentroids | undefined
+): Either.Either<TripTable, TripRecordsInvalid> => {
+  const trips: Array<ObservedTrip> = []
+  const rejected: Record<string, number> = {}
+  let rowsRead = 0
+  for (const file of files) {
+    const lines = file.text.split("\n")
+    const header = parseCsvLine(lines[0] ?? "").map((h) => h.trim())
+    const lower = new Set(header.map((h) => h.toLowerCase()))
+    const missing = REQUIRED[format].filter((names) => !names.some((n) => lower.has(n)))
+    if (missing.length > 0) {
+      return Either.left(new TripRecordsInvalid({
+        path: file.path,
+        message: `not a ${format} file: missing column(s) ${missing.map((n) => n[0]).join(", ")}`
+      }))
+    }
+    if (format === "nyc-tlc" && nycNeedsZones(header) && zones === undefined) {
+      return Either.left(new TripRecordsInvalid({
+        path: file.path,
+        message: "zone-level NYC file: pass --zones with the taxi-zone centroids (nyc-taxi-zones-with-centroids.csv)"
+      }))
+    }
+    const row = format === "nyc-tlc" ? nycTlcRows(header, zones) : chicagoRows(header)
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i] ?? ""
+      if (line.trim() === "") continue
+      rowsRead++
+      const fields = parseCsvLine(line)
+      const out = fields.length < header.length ? "malformed-row" : row(fields, rowKey(salt, line))
+      if (typeof out === "string") rejected[out] = (rejected[out] ?? 0) + 1
+      else trips.push(out)
+    }
+  }
+  return Either.right({ trips, rowsRead, rejected })
+}

@@ -1,0 +1,41 @@
+/**
+ * Every storage port on one PostgreSQL database, shared by any number of `serve` processes:
+ * the same repositories and migrations as SQLite (`@ridequote/storage-sql`), plus wake-ups
+ * over LISTEN/NOTIFY so a revocation or account change reaches every instance at once.
+ */
+import type * as SqlClient from "@effect/sql/SqlClient"
+import { AccessFeed } from "@ridequote/core"
+import type { StorageUnavailable } from "@ridequote/core"
+import { makeAccessFeed, migrate, SqlStorageLive } from "@ridequote/storage-sql"
+import type { SqlStorageOptions, StoragePorts } from "@ridequote/storage-sql"
+import { Effect, Layer } from "effect"
+import { makeFeedWakeups } from "./FeedListener.js"
+import type { PostgresConnection } from "./PostgresClient.js"
+import { PostgresClientLive } from "./PostgresClient.js"
+
+export interface PostgresStorageOptions extends Omit<SqlStorageOptions, "accessFeed">, PostgresConnection {}
+
+/** The SQL feed reader, with wake-ups from a listener on its own connection. */
+export const PostgresAccessFeedLive = (
+  connection: PostgresConnection
+): Layer.Layer<AccessFeed, never, SqlClient.SqlClient> =>
+  Layer.scoped(
+    AccessFeed,
+    Effect.gen(function*() {
+      const feed = yield* makeAccessFeed
+      const wakeups = yield* makeFeedWakeups(connection)
+      return AccessFeed.of({ ...feed, wakeups })
+    })
+  )
+
+/**
+ * Connects, applies pending migrations (serialised across processes by an advisory lock), and
+ * provides all six ports. Closing the layer commits the queued audit appends, then closes the pool.
+ */
+export const PostgresStorageLive = (options: PostgresStorageOptions): Layer.Layer<StoragePorts, StorageUnavailable> => {
+  const { connectTimeout, poolSize, schema, statementTimeout, url, ...storage } = options
+  const connection: PostgresConnection = { url, poolSize, schema, statementTimeout, connectTimeout }
+  return SqlStorageLive({ ...storage, accessFeed: PostgresAccessFeedLive(connection) }).pipe(
+    Layer.provide(Layer.effectDiscard(migrate).pipe(Layer.provideMerge(PostgresClientLive(connection))))
+  )
+}

@@ -1,0 +1,17 @@
+/**
+ * @ridequote/storage-postgres — core's storage ports on PostgreSQL, for many `serve` processes
+ * on one database: the repositories of `@ridequote/storage-sql` on a configured pool, and the
+ * access feed's LISTEN/NOTIFY wake-ups on a watched, self-healing connection.
+ */
+export {
+  clientConfig,
+  DEFAULT_CONNECT_TIMEOUT,
+  DEFAULT_POOL_SIZE,
+  DEFAULT_STATEMENT_TIMEOUT,
+  migratePostgres,
+  PostgresClientLive
+} from "./PostgresClient.js"
+export type { PostgresConnection } from "./PostgresClient.js"
+export { makeFeedWakeups } from "./FeedListener.js"
+export { PostgresAccessFeedLive, PostgresStorageLive } from "./PostgresStorage.js"
+export type { PostgresStorageOptions } from "./PostgresStorage.js"

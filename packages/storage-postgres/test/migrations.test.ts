@@ -1,0 +1,29 @@
+/**
+ * Several instances starting at once on a new database each run the migrations: they must all
+ * succeed, and the schema must be applied once. (Unserialised, PostgreSQL's
+ * `CREATE TABLE IF NOT EXISTS` can fail in the loser with a duplicate key on `pg_type`.)
+ */
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { migratePostgres } from "../src/index.js"
+import { adminQuery, newSchema, postgresAvailable, url } from "./fixtures.js"
+
+const INSTANCES = 8
+
+describe.runIf(postgresAvailable)("migrations on PostgreSQL", () => {
+  it(`run by ${INSTANCES} connections at once on a new schema: all succeed, each migration applied once`, async () => {
+    for (let round = 0; round < 3; round++) {
+      const schema = newSchema(`concurrent migrate ${round}`)
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: INSTANCES }, () => Effect.runPromise(migratePostgres({ url, schema })))
+      )
+      expect(outcomes.filter((o) => o.status === "rejected")).toEqual([])
+      const applied = await adminQuery<{ migration_id: number }>(
+        `SELECT migration_id FROM "${schema}".effect_sql_migrations ORDER BY migration_id`
+      )
+      expect(applied.map((row) => row.migration_id)).toEqual([1, 2, 3])
+      const keys = await adminQuery<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".signing_keys`)
+      expect(Number(keys[0]?.n)).toBe(1)
+    }
+  }, 60_000)
+})

@@ -1,0 +1,87 @@
+/**
+ * Copies a whole ridequote database into another, empty one, across dialects (how an operator
+ * moves from the SQLite default to PostgreSQL). Both ends speak the same migrated schema, so a
+ * row read from one is a row the other accepts; tables go in foreign-key order, each in
+ * keyset-paged chunks, so the audit of any size streams through bounded memory.
+ *
+ * Run it with the services stopped: rows written to the source during the copy may be missed.
+ * The change feed is not copied (instances started on the target read their view from the
+ * tables themselves). Signing keys are copied as stored: keys sealed under a key-encryption key
+ * need the same RIDEQUOTE_KEY_ENCRYPTION_KEY on the target's instances.
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import { StorageUnavailable } from "@ridequote/core"
+import { Context, Effect, Schema } from "effect"
+import { DbInt } from "./Columns.js"
+import { chunkRows, dialect } from "./Dialect.js"
+import { orUnavailable } from "./Unavailable.js"
+
+/** Tables in the order their foreign keys need, with the unique key that pages them. */
+export const COPIED_TABLES = [
+  { table: "accounts", key: "id" },
+  { table: "signing_keys", key: "kid" },
+  { table: "tokens", key: "jti" },
+  { table: "audit", key: "request_id" }
+] as const
+
+const PAGE = 1_000
+
+export type CopyReport = Readonly<Record<(typeof COPIED_TABLES)[number]["table"], number>>
+
+const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
+
+const count = (table: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql`SELECT COUNT(*) AS n FROM ${sql(table)}`.pipe(
+      Effect.flatMap(decodeCount),
+      Effect.map((rows) => rows[0]?.n ?? 0)
+    ))
+
+/**
+ * Copies every row of `source` into `target`; both migrated. Refuses a target that already
+ * holds accounts, tokens or audit entries (its first signing key, made by `migrate`, is replaced).
+ */
+export const copyDatabase = (
+  source: Context.Context<SqlClient.SqlClient>,
+  target: Context.Context<SqlClient.SqlClient>
+): Effect.Effect<CopyReport, StorageUnavailable> =>
+  Effect.gen(function*() {
+    const onSource = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.provide(effect, source)
+    const onTarget = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.provide(effect, target)
+
+    for (const table of ["accounts", "tokens", "audit"]) {
+      const held = yield* onTarget(count(table))
+      if (held > 0) {
+        return yield* new StorageUnavailable({
+          message: `the target database is not empty (${held} rows in ${table}): copy only into a new database`
+        })
+      }
+    }
+    yield* onTarget(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM signing_keys`))
+
+    const copied: Record<string, number> = {}
+    for (const { key, table } of COPIED_TABLES) {
+      let after: unknown = undefined
+      let n = 0
+      for (;;) {
+        const rows = yield* onSource(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          after === undefined
+            ? sql`SELECT * FROM ${sql(table)} ORDER BY ${sql(key)} LIMIT ${PAGE}`
+            : sql`SELECT * FROM ${sql(table)} WHERE ${sql(key)} > ${after} ORDER BY ${sql(key)} LIMIT ${PAGE}`))
+        if (rows.length === 0) break
+        yield* onTarget(Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const d = yield* dialect
+          const columns = Object.keys(rows[0] ?? {}).length
+          for (const chunk of chunkRows(rows, columns, d.maxBindParameters)) {
+            yield* sql`INSERT INTO ${sql(table)} ${sql.insert(chunk.map((row) => ({ ...row })))}`
+          }
+        }).pipe((effect) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(effect))))
+        n += rows.length
+        after = (rows.at(-1) as Record<string, unknown> | undefined)?.[key]
+        if (rows.length < PAGE) break
+      }
+      copied[table] = n
+    }
+    return copied as CopyReport
+  }).pipe(orUnavailable("database copy"))

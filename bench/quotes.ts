@@ -45,7 +45,8 @@ const context = { requestId: "00000000-0000-4000-8000-000000000001" as RequestId
 const sink: Array<AuditRecord> = []
 const SinkAuditLog = Layer.succeed(AuditLog, {
   append: (record) => Effect.sync(() => { sink.push(record) }),
-  page: () => Effect.die("not used by the benchmark")
+  page: () => Effect.die("not used by the benchmark"),
+  pageJson: () => Effect.die("not used by the benchmark")
 })
 
 const runtime = ManagedRuntime.make(

@@ -162,9 +162,11 @@ export const AuditHandlersLive = HttpApiBuilder.group(RidequoteApi, "audit", (ha
           from: urlParams.from,
           to: urlParams.to
         }
-        const page = yield* auditLog.page(query)
+        // Entries as stored (each the JSON of its wire encoding), written out without being
+        // parsed and re-encoded: the response is the same bytes the schema would produce.
+        const page = yield* auditLog.pageJson(query)
         if (page.next !== undefined) yield* setLink(nextPageUrl(query, page.next))
-        return page.entries
+        return HttpServerResponse.text(`[${page.entries.join(",")}]`, { contentType: "application/json" })
       }))
   }))
 

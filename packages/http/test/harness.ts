@@ -68,7 +68,11 @@ export const GatedStorage: Layer.Layer<StoragePorts | StorageSwitch, never, Stor
         revokeAll: (a, at) => gate(tokens.revokeAll(a, at))
       }),
       Context.add(AccessFeed, { start: (n) => gate(feed.start(n)), since: (c) => gate(feed.since(c)) }),
-      Context.add(AuditLog, { append: (r) => gate(audit.append(r)), page: (q) => gate(audit.page(q)) }),
+      Context.add(AuditLog, {
+        append: (r) => gate(audit.append(r)),
+        page: (q) => gate(audit.page(q)),
+        pageJson: (q) => gate(audit.pageJson(q))
+      }),
       Context.add(StorageHealth, { ping: gate(health.ping) }),
       Context.add(SigningKeys, keys),
       Context.add(StorageSwitch, { setAvailable: (up) => Effect.sync(() => void (available = up)) })

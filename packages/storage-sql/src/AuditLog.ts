@@ -5,11 +5,11 @@
  * OFFSET grows with it and the OR-expanded cursor makes SQLite sort in a temp B-tree.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { AuditPage, AuditQuery, AuditRecord } from "@ridequote/core"
+import type { AuditPage, AuditPageJson, AuditQuery, AuditRecord, RequestId } from "@ridequote/core"
 import { AuditEntry, AuditLog, MAX_AUDIT_PAGE_SIZE, StorageUnavailable, trustedDecoder, trustedEncoder } from "@ridequote/core"
-import { Effect, Layer, Metric, Schema } from "effect"
+import { DateTime, Effect, Layer, Metric, Schema } from "effect"
 import type { Scope } from "effect"
-import { millisOf } from "./Columns.js"
+import { DbInt, millisOf } from "./Columns.js"
 import type { Dialect } from "./Dialect.js"
 import { chunkRows, dialect } from "./Dialect.js"
 import { makeGroupCommit } from "./GroupCommit.js"
@@ -37,14 +37,18 @@ const COLUMNS = 4
  */
 const encodeEntry = trustedEncoder(AuditEntry)
 const decodeEntry = trustedDecoder(AuditEntry)
-const EntryRows = Schema.Array(Schema.Struct({ entry: Schema.String }))
+/** What a page reads: the stored wire JSON, and the two columns that make the next cursor. */
+const PageRows = Schema.Array(Schema.Struct({ request_id: Schema.String, received_at_ms: DbInt, entry: Schema.String }))
+type PageRow = typeof PageRows.Type[number]
 
-const decodeEntries = (rows: unknown) =>
-  Effect.flatMap(Schema.decodeUnknown(EntryRows)(rows), (decoded) =>
-    Effect.try({
-      try: () => decoded.map((row) => ({ entry: decodeEntry(JSON.parse(row.entry) as typeof AuditEntry.Encoded) })),
-      catch: () => new StorageUnavailable({ message: "storage failed during audit page: a stored row is not a valid audit entry" })
-    }))
+const corruptRow = () =>
+  new StorageUnavailable({ message: "storage failed during audit page: a stored row is not a valid audit entry" })
+
+const decodeEntries = (rows: ReadonlyArray<PageRow>) =>
+  Effect.try({
+    try: () => rows.map((row) => decodeEntry(JSON.parse(row.entry) as typeof AuditEntry.Encoded)),
+    catch: corruptRow
+  })
 
 const toRow = (record: AuditRecord): AuditRow => ({
     request_id: record.requestId,
@@ -92,7 +96,7 @@ export const pageStatement = (sql: SqlClient.SqlClient, query: AuditQuery) => {
     // A row value, not `a < x OR (a = x AND b < y)`: only this form seeks the index.
     conditions.push(sql`(received_at_ms, request_id) < (${millisOf(query.after.receivedAt)}, ${query.after.requestId})`)
   }
-  return sql`SELECT entry FROM audit WHERE ${sql.and(conditions)}
+  return sql`SELECT request_id, received_at_ms, entry FROM audit WHERE ${sql.and(conditions)}
     ORDER BY received_at_ms DESC, request_id DESC LIMIT ${pageLimit(query) + 1}`
 }
 
@@ -115,21 +119,30 @@ export const makeAuditLog = (
 
     const append = (record: AuditRecord) => Effect.suspend(() => group.submit(toRow(record)))
 
-    const page = (query: AuditQuery) =>
+    /** The page's rows (at most `limit`) and the cursor after them when more follow. */
+    const pageRows = (query: AuditQuery) =>
       Effect.gen(function*() {
         const limit = pageLimit(query)
-        const rows = yield* pageStatement(sql, query).pipe(Effect.flatMap(decodeEntries))
-        const entries = rows.slice(0, limit).map((row) => row.entry)
-        const last = entries.at(-1)
+        const rows = yield* pageStatement(sql, query).pipe(Effect.flatMap(Schema.decodeUnknown(PageRows)))
+        const last = rows[limit - 1]
         return {
-          entries,
+          rows: rows.length > limit ? rows.slice(0, limit) : rows,
           next: rows.length > limit && last !== undefined
-            ? { receivedAt: last.receivedAt, requestId: last.requestId }
+            ? { receivedAt: DateTime.unsafeMake(last.received_at_ms), requestId: last.request_id as RequestId }
             : undefined
-        } satisfies AuditPage
-      }).pipe(orUnavailable("audit page"))
+        }
+      })
 
-    return AuditLog.of({ append, page })
+    const pageJson = (query: AuditQuery) =>
+      Effect.map(pageRows(query), ({ next, rows }): AuditPageJson => ({ entries: rows.map((row) => row.entry), next })).pipe(
+        orUnavailable("audit page")
+      )
+
+    const page = (query: AuditQuery) =>
+      Effect.flatMap(pageRows(query), ({ next, rows }) =>
+        Effect.map(decodeEntries(rows), (entries): AuditPage => ({ entries, next }))).pipe(orUnavailable("audit page"))
+
+    return AuditLog.of({ append, page, pageJson })
   })
 
 export const SqlAuditLogLive = (options: AuditLogOptions = {}): Layer.Layer<AuditLog, never, SqlClient.SqlClient> =>

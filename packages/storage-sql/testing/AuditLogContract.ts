@@ -1,8 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it, layer } from "@effect/vitest"
 import type { AccountId, AuditCursor, AuditEntry, AuditRecord } from "@ridequote/core"
-import { AuditLog } from "@ridequote/core"
-import { Cause, DateTime, Effect, Exit, FastCheck, Layer, Metric, Option, Runtime, Scope } from "effect"
+import { AuditEntry as AuditEntrySchema, AuditLog } from "@ridequote/core"
+import { Cause, DateTime, Effect, Exit, FastCheck, Layer, Metric, Option, Runtime, Schema, Scope } from "effect"
 import { auditQueueDepth, countAuditBefore, pruneAudit } from "../src/index.js"
 import type { StorageUnderTest } from "./fixtures.js"
 import { at, auditRecord, makeAccount, quoted, rejected, storageWithClient } from "./fixtures.js"
@@ -20,20 +20,30 @@ const toEntry = (record: AuditRecord): AuditEntry => ({
 const newestFirst = (a: AuditRecord, b: AuditRecord) =>
   b.receivedAt.epochMillis - a.receivedAt.epochMillis || (a.requestId < b.requestId ? 1 : a.requestId > b.requestId ? -1 : 0)
 
-/** Every page of a query, following `next` until it is absent. */
+const encodeEntry = Schema.encodeSync(AuditEntrySchema)
+
+/**
+ * Every page of a query, following `next` until it is absent. Each page is read twice, decoded
+ * (`page`) and as wire JSON (`pageJson`): the two must agree entry for entry, the JSON being
+ * exactly what core's schema encodes, and carry the same cursor.
+ */
 const walk = (accountId: AccountId, limit: number, window: { from?: number; to?: number }) =>
   Effect.gen(function*() {
     const audit = yield* AuditLog
     const pages: Array<ReadonlyArray<AuditEntry>> = []
     let after: AuditCursor | undefined
     do {
-      const page = yield* audit.page({
+      const query = {
         accountId,
         limit,
         after,
         from: window.from === undefined ? undefined : DateTime.unsafeMake(window.from),
         to: window.to === undefined ? undefined : DateTime.unsafeMake(window.to)
-      })
+      }
+      const page = yield* audit.page(query)
+      const json = yield* audit.pageJson(query)
+      expect(json.entries).toEqual(page.entries.map((entry) => JSON.stringify(encodeEntry(entry))))
+      expect(json.next).toEqual(page.next)
       pages.push(page.entries)
       after = page.next
     } while (after !== undefined)

@@ -4,7 +4,9 @@
  * exclusive, `next` when more entries exist). For tests, examples and benchmarks.
  */
 import { Context, DateTime, Effect, Layer } from "effect"
-import type { AuditCursor, AuditEntry, AuditPage, AuditQuery, AuditRecord } from "../Audit.js"
+import type { AuditCursor, AuditPage, AuditPageJson, AuditQuery, AuditRecord } from "../Audit.js"
+import { AuditEntry } from "../Audit.js"
+import { trustedEncoder } from "../Encoding.js"
 import { StorageUnavailable } from "../Errors.js"
 import { AuditLog } from "../ports/AuditLog.js"
 
@@ -51,6 +53,14 @@ export const auditPage = (records: ReadonlyArray<AuditRecord>, query: AuditQuery
   }
 }
 
+const encodeEntry = trustedEncoder(AuditEntry)
+
+/** `auditPage` in its wire form, as `AuditLog.pageJson` returns it. */
+export const auditPageJson = (records: ReadonlyArray<AuditRecord>, query: AuditQuery): AuditPageJson => {
+  const page = auditPage(records, query)
+  return { entries: page.entries.map((entry) => JSON.stringify(encodeEntry(entry))), next: page.next }
+}
+
 /** A fresh in-memory audit log and its read side, sharing one array. */
 export const makeInMemoryAuditLog = (): { readonly log: AuditLog; readonly audit: InMemoryAudit } => {
   const records: Array<AuditRecord> = []
@@ -63,7 +73,9 @@ export const makeInMemoryAuditLog = (): { readonly log: AuditLog; readonly audit
         records.push(record)
         return Effect.void
       }),
-    page: (query) => Effect.suspend(() => available ? Effect.succeed(auditPage(records, query)) : Effect.fail(unavailable))
+    page: (query) => Effect.suspend(() => available ? Effect.succeed(auditPage(records, query)) : Effect.fail(unavailable)),
+    pageJson: (query) =>
+      Effect.suspend(() => available ? Effect.succeed(auditPageJson(records, query)) : Effect.fail(unavailable))
   }
   const audit: InMemoryAudit = {
     records: Effect.sync(() => records.slice()),

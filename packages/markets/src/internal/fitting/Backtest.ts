@@ -60,7 +60,8 @@ const BACKTEST_ACCOUNT: Account = {
 /** A backtest has nothing to audit: the records would describe quotes no one asked for. */
 const UnrecordedAudit = Layer.succeed(AuditLog, {
   append: () => Effect.void,
-  page: () => Effect.succeed({ entries: [], next: undefined })
+  page: () => Effect.succeed({ entries: [], next: undefined }),
+  pageJson: () => Effect.succeed({ entries: [], next: undefined })
 })
 
 /** A clock stopped at the trip's moment: Quotes reads "now" from it. */

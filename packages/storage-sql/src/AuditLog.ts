@@ -20,7 +20,8 @@ export const auditQueueDepth = Metric.gauge("ridequote_audit_queue_depth", {
   description: "Audit appends queued or being committed, not yet acknowledged"
 })
 
-interface AuditRow {
+/** One audit row as stored. */
+export interface AuditRow {
   readonly request_id: string
   readonly account_id: string
   readonly received_at_ms: number
@@ -100,19 +101,29 @@ export const pageStatement = (sql: SqlClient.SqlClient, query: AuditQuery) => {
     ORDER BY received_at_ms DESC, request_id DESC LIMIT ${pageLimit(query) + 1}`
 }
 
+/** Commits a batch of rows in one transaction, answering only after the commit is durable. */
+export type AuditCommit = (rows: ReadonlyArray<AuditRow>) => Effect.Effect<void, StorageUnavailable>
+
 export interface AuditLogOptions {
   /** Upper bound on the rows of one group-commit transaction. */
   readonly maxBatch?: number | undefined
+  /**
+   * Where batches are committed, built in the log's scope; default: on the SqlClient. SQLite
+   * uses a writer thread (`@ridequote/storage-sqlite`), so fsyncs do not hold the event loop.
+   */
+  readonly commit?: Effect.Effect<AuditCommit, StorageUnavailable, Scope.Scope> | undefined
 }
 
 export const makeAuditLog = (
   options: AuditLogOptions = {}
-): Effect.Effect<AuditLog, never, SqlClient.SqlClient | Scope.Scope> =>
+): Effect.Effect<AuditLog, StorageUnavailable, SqlClient.SqlClient | Scope.Scope> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const d = yield* dialect
+    // Built before the group commit: its finalizer (drain the queue) then runs first.
+    const commit = options.commit === undefined ? commitRows(sql, d) : yield* options.commit
     const group = yield* makeGroupCommit({
-      commit: commitRows(sql, d),
+      commit,
       depth: auditQueueDepth,
       maxBatch: options.maxBatch
     })
@@ -145,5 +156,7 @@ export const makeAuditLog = (
     return AuditLog.of({ append, page, pageJson })
   })
 
-export const SqlAuditLogLive = (options: AuditLogOptions = {}): Layer.Layer<AuditLog, never, SqlClient.SqlClient> =>
+export const SqlAuditLogLive = (
+  options: AuditLogOptions = {}
+): Layer.Layer<AuditLog, StorageUnavailable, SqlClient.SqlClient> =>
   Layer.scoped(AuditLog, makeAuditLog(options))

@@ -6,6 +6,7 @@ import type { Redacted } from "effect"
 import { SqlAccessFeedLive } from "./AccessFeed.js"
 import { SqlAccountStoreLive } from "./AccountStore.js"
 import { SqlAuditLogLive } from "./AuditLog.js"
+import type { AuditLogOptions } from "./AuditLog.js"
 import type { AccessFeed } from "@ridequote/core"
 import { RetentionLive } from "./Retention.js"
 import type { KeyEncryption } from "./SigningKeyCipher.js"
@@ -20,6 +21,8 @@ export interface SqlStorageOptions {
   readonly jwtSecret?: Redacted.Redacted<string> | undefined
   /** Upper bound on the rows of one audit group-commit transaction. */
   readonly auditMaxBatch?: number | undefined
+  /** Where audit batches commit (default: on the SqlClient; SQLite passes its writer thread). */
+  readonly auditCommit?: AuditLogOptions["commit"]
   /** Delete audit entries older than this many days (in small batches, hourly); absent keeps them. */
   readonly auditRetentionDays?: number | undefined
   /** Seal stored signing keys under this key-encryption key (RIDEQUOTE_KEY_ENCRYPTION_KEY). */
@@ -39,7 +42,7 @@ export const SqlStorageLive = (
     SqlAccountStoreLive,
     SqlTokenStoreLive,
     options.accessFeed ?? SqlAccessFeedLive,
-    SqlAuditLogLive({ maxBatch: options.auditMaxBatch }),
+    SqlAuditLogLive({ maxBatch: options.auditMaxBatch, commit: options.auditCommit }),
     SqlSigningKeysLive(options.jwtSecret, options.keyEncryption),
     SqlStorageHealthLive,
     RetentionLive({ auditRetentionDays: options.auditRetentionDays })

@@ -30,7 +30,8 @@ const applyPragmas = Effect.gen(function*() {
   yield* sql`PRAGMA foreign_keys = ON`
 })
 
-const isFile = (filename: string): boolean => filename !== ":memory:" && !filename.startsWith("file:")
+/** A path on disk, as opposed to `:memory:` or a `file:` URI. */
+export const isFile = (filename: string): boolean => filename !== ":memory:" && !filename.startsWith("file:")
 
 const createParentDirectory = (filename: string) =>
   Effect.try({

@@ -3,11 +3,18 @@ import type { StorageUnavailable } from "@ridequote/core"
 import { migrate, SqlStorageLive } from "@ridequote/storage-sql"
 import type { SqlStorageOptions, StoragePorts } from "@ridequote/storage-sql"
 import { Layer } from "effect"
-import { SqliteClientLive } from "./SqliteClient.js"
+import { auditWriterThread } from "./AuditWriterThread.js"
+import { isFile, SqliteClientLive } from "./SqliteClient.js"
 
-export interface SqliteStorageOptions extends Omit<SqlStorageOptions, "accessFeed"> {
+export interface SqliteStorageOptions extends Omit<SqlStorageOptions, "accessFeed" | "auditCommit"> {
   /** Path of the database file; its directory is created when missing. */
   readonly filename: string
+  /**
+   * Where audit batches commit: `"thread"` (default for a file) on a writer thread with its own
+   * connection, so fsyncs never hold the event loop; `"connection"` on the main connection (the
+   * only choice for `:memory:` and `file:` URIs, which a second connection cannot share).
+   */
+  readonly auditWriter?: "thread" | "connection" | undefined
 }
 
 /**
@@ -15,8 +22,9 @@ export interface SqliteStorageOptions extends Omit<SqlStorageOptions, "accessFee
  * the layer commits the queued audit appends, then closes the connection.
  */
 export const SqliteStorageLive = (options: SqliteStorageOptions): Layer.Layer<StoragePorts, StorageUnavailable> => {
-  const { filename, ...storage } = options
-  return SqlStorageLive(storage).pipe(
+  const { auditWriter, filename, ...storage } = options
+  const onThread = (auditWriter ?? "thread") === "thread" && isFile(filename)
+  return SqlStorageLive({ ...storage, auditCommit: onThread ? auditWriterThread(filename) : undefined }).pipe(
     Layer.provide(Layer.effectDiscard(migrate).pipe(Layer.provideMerge(SqliteClientLive(filename))))
   )
 }

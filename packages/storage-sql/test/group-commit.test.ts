@@ -85,4 +85,38 @@ describe("group commit", () => {
       const late = yield* Effect.flip(group.submit(99))
       expect(late.message).toContain("shutting down")
     }))
+
+  it.scoped("no transaction holds more than maxBatch rows; every row is committed once", () =>
+    Effect.gen(function*() {
+      const commits = yield* Ref.make<ReadonlyArray<ReadonlyArray<number>>>([])
+      const group = yield* makeGroupCommit({
+        commit: (rows: ReadonlyArray<number>) => Ref.update(commits, (all) => [...all, rows]),
+        depth: freshGauge(),
+        maxBatch: 7
+      })
+      const rows = Array.from({ length: 100 }, (_, i) => i)
+      yield* Effect.forEach(rows, group.submit, { concurrency: "unbounded", discard: true })
+      const all = yield* Ref.get(commits)
+      expect(Math.max(...all.map((batch) => batch.length))).toBeLessThanOrEqual(7)
+      expect(all.flat().sort((a, b) => a - b)).toEqual(rows)
+    }))
+
+  it.scoped("a submit whose caller went away (interrupted) still has its row committed", () =>
+    Effect.gen(function*() {
+      const gate = yield* Deferred.make<void>()
+      const committed = yield* Ref.make<ReadonlyArray<number>>([])
+      const depth = freshGauge()
+      const group = yield* makeGroupCommit({
+        commit: (rows: ReadonlyArray<number>) =>
+          Effect.zipRight(Deferred.await(gate), Ref.update(committed, (all) => [...all, ...rows])),
+        depth
+      })
+      const waiting = yield* Effect.fork(group.submit(1))
+      yield* untilDepth(depth, 1)
+      yield* Fiber.interrupt(waiting)
+      yield* Deferred.succeed(gate, undefined)
+      yield* group.submit(2)
+      expect(yield* Ref.get(committed)).toEqual([1, 2])
+      yield* untilDepth(depth, 0)
+    }))
 })

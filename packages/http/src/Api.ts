@@ -32,7 +32,7 @@ import {
   Unauthorized
 } from "@ridequote/core"
 import type { Caller } from "@ridequote/core"
-import { Context, Schema } from "effect"
+import { Context, DateTime, Schema } from "effect"
 import { errorWire } from "./ErrorTable.js"
 import {
   InternalError,
@@ -146,8 +146,7 @@ export class QuotesGroup extends HttpApiGroup.make("quotes")
   .annotate(OpenApi.Description, "Ride price quotes")
 {}
 
-/** Query of GET /v1/audit/recent. Strict: unknown parameters and malformed values are 400. */
-export const AuditQueryParams = Schema.Struct({
+const AuditQueryFields = Schema.Struct({
   limit: Schema.optionalWith(
     Schema.compose(
       Schema.String.pipe(Schema.pattern(/^[0-9]{1,6}$/, { message: () => "expected an integer" })),
@@ -172,6 +171,30 @@ export const AuditQueryParams = Schema.Struct({
     exact: true
   })
 }).annotations({ parseOptions: { errors: "all", onExcessProperty: "error" } })
+
+/**
+ * The rules between parameters: the cursor is both halves or neither (it names one entry:
+ * its receivedAt and its requestId), and the window `[from, to)` is not reversed.
+ */
+const auditQueryProblems = (p: typeof AuditQueryFields.Type): ReadonlyArray<Schema.FilterIssue> => {
+  const problems: Array<Schema.FilterIssue> = []
+  if ((p["after-id"] === undefined) !== (p["after-received-at"] === undefined)) {
+    problems.push({
+      path: [p["after-id"] === undefined ? "after-id" : "after-received-at"],
+      message: "after-id and after-received-at must be sent together"
+    })
+  }
+  if (p.from !== undefined && p.to !== undefined && DateTime.greaterThan(p.from, p.to)) {
+    problems.push({ path: ["from"], message: "from must not be after to" })
+  }
+  return problems
+}
+
+/**
+ * Query of GET /v1/audit/recent. Strict: unknown parameters, malformed values and the
+ * cross-parameter rules above are 400 `result:invalid-request`, one detail per problem.
+ */
+export const AuditQueryParams = AuditQueryFields.pipe(Schema.filter(auditQueryProblems))
 export type AuditQueryParams = typeof AuditQueryParams.Type
 
 export class AuditGroup extends HttpApiGroup.make("audit")

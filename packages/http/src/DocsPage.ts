@@ -17,6 +17,8 @@ import { RidequoteApi } from "./Api.js"
 import { compress, negotiateEncoding } from "./ContentEncoding.js"
 
 export const DOCS_PATH = "/docs"
+/** Where the OpenAPI document of `RidequoteApi` is served. */
+export const OPENAPI_PATH = "/openapi.json"
 
 /**
  * Scalar's configuration. `withDefaultFonts: false` keeps it from loading Inter and JetBrains

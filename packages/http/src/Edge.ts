@@ -19,6 +19,7 @@ import { InvalidRequest, Randomness } from "@ridequote/core"
 import { Cause, Clock, Effect, Option } from "effect"
 import { RidequoteApi } from "./Api.js"
 import { CurrentRequest, newRequestIdentity } from "./CurrentRequest.js"
+import { DOCS_PATH, OPENAPI_PATH } from "./DocsPage.js"
 import { errorBody, isRenderableError } from "./ErrorTable.js"
 import type { RenderableError } from "./ErrorTable.js"
 import { invalidRequestFromDecodeError } from "./FieldIssues.js"
@@ -27,8 +28,8 @@ import { recordRequest } from "./Metrics.js"
 
 /** Routes served next to the API endpoints (by `HttpHostLive`), for 405 and metrics labels. */
 export const DOCUMENT_ROUTES: ReadonlyArray<readonly [method: string, path: string]> = [
-  ["GET", "/openapi.json"],
-  ["GET", "/docs"]
+  ["GET", OPENAPI_PATH],
+  ["GET", DOCS_PATH]
 ]
 
 /** Path → methods served there. Every path of this service is static. */

@@ -10,7 +10,7 @@ import type { AuditLog, Quotes, Randomness, StorageHealth, Tokens } from "@rideq
 import { Layer } from "effect"
 import { RidequoteApi } from "./Api.js"
 import { BearerAuthLive } from "./BearerAuth.js"
-import { DocsPageLive } from "./DocsPage.js"
+import { DocsPageLive, OPENAPI_PATH } from "./DocsPage.js"
 import { EdgeLive } from "./Edge.js"
 import { ApiHandlersLive } from "./Handlers.js"
 import { RidequoteHttpConfig } from "./HttpConfig.js"
@@ -38,7 +38,7 @@ export const RidequoteApiLive: Layer.Layer<HttpApi.Api, never, HttpHostRequireme
  */
 export const withRidequoteApp = <A, E, R>(server: Layer.Layer<A, E, R>) =>
   server.pipe(
-    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })),
     Layer.provide(DocsPageLive),
     Layer.provide(EdgeLive),
     Layer.provide(RidequoteApiLive)

@@ -501,6 +501,24 @@ export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer, 
           }
         }))
 
+      it.effect("audit query: half a cursor or from after to → 400 with a detail naming the parameter", () =>
+        Effect.gen(function*() {
+          const { token } = yield* signedIn()
+          const cases: ReadonlyArray<readonly [string, string, string]> = [
+            [`after-id=${randomUUID()}`, "after-received-at", "after-id and after-received-at must be sent together"],
+            ["after-received-at=2026-01-01T00:00:00.000Z", "after-id", "after-id and after-received-at must be sent together"],
+            ["from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z", "from", "from must not be after to"]
+          ]
+          for (const [query, path, message] of cases) {
+            const r = yield* call("GET", `/v1/audit/recent?${query}`, { token })
+            expectError(r, 400, "result:invalid-request")
+            expect((r.json as { details: unknown }).details, query).toEqual([{ path: [path], message }])
+          }
+          // from equal to to is an empty window, not an error.
+          const same = yield* call("GET", "/v1/audit/recent?from=2026-01-01T00:00:00Z&to=2026-01-01T00:00:00Z", { token })
+          expect(same.status, same.text).toBe(200)
+        }))
+
       // --- audit ---------------------------------------------------------------------------
 
       it.effect("audit pages: newest first, no gaps or duplicates, Link rel=next until the last page", () =>

@@ -42,7 +42,7 @@ import {
   UnknownRoute,
   UnsupportedMediaType
 } from "./HttpErrors.js"
-import { ApiDocumentTransform } from "./OpenApiDocument.js"
+import { ApiDocumentTransform } from "./internal/OpenApiDocument.js"
 
 /** The verified caller of a bearer-authenticated endpoint. */
 export class CurrentCaller extends Context.Tag("@ridequote/http/CurrentCaller")<CurrentCaller, Caller>() {}

@@ -20,11 +20,11 @@ import type { Account, AuditCursor, AuditQuery, QuoteContext, Rejection } from "
 import { DEFAULT_AUDIT_PAGE_SIZE } from "@ridequote/core"
 import { DateTime, Effect, Layer, Redacted } from "effect"
 import { CurrentCaller, RidequoteApi } from "./Api.js"
-import { currentRequest } from "./CurrentRequest.js"
-import { endpointPath } from "./EndpointPaths.js"
+import { currentRequest } from "./internal/CurrentRequest.js"
+import { endpointPath } from "./internal/EndpointPaths.js"
 import { RidequoteHttpConfig } from "./HttpConfig.js"
-import { readJsonBody } from "./JsonBody.js"
-import { prometheusText, recordQuote } from "./Metrics.js"
+import { readJsonBody } from "./internal/JsonBody.js"
+import { prometheusText, recordQuote } from "./internal/Metrics.js"
 
 // --- auth -------------------------------------------------------------------------------
 

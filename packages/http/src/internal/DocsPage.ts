@@ -13,7 +13,7 @@
 import { HttpApiBuilder, HttpApiScalar, HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApi } from "@effect/platform"
 import { Effect, Layer } from "effect"
-import { RidequoteApi } from "./Api.js"
+import { RidequoteApi } from "../Api.js"
 import { compress, negotiateEncoding } from "./ContentEncoding.js"
 
 export const DOCS_PATH = "/docs"

@@ -11,7 +11,7 @@ import type { HttpServerRequest } from "@effect/platform"
 import { InvalidRequest } from "@ridequote/core"
 import { Effect, Either, Schema, Stream } from "effect"
 import { invalidRequestFromParseError } from "./FieldIssues.js"
-import { PayloadTooLarge, UnsupportedMediaType } from "./HttpErrors.js"
+import { PayloadTooLarge, UnsupportedMediaType } from "../HttpErrors.js"
 
 /**
  * An oversized chunked body is still read (and thrown away) up to this many bytes, so the

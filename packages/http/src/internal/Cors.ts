@@ -19,7 +19,7 @@
  *
  * Everything is computed once, when the policy is made: per request it is one map lookup.
  */
-import { parseCorsOrigin } from "./HttpConfig.js"
+import { parseCorsOrigin } from "../HttpConfig.js"
 import { Either } from "effect"
 
 /** Request headers the API reads; a preflight allows exactly these. */

@@ -4,9 +4,9 @@
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import type { AccountId } from "@ridequote/core"
-import { RateLimited } from "./HttpErrors.js"
-import { RidequoteHttpConfig } from "./HttpConfig.js"
-import type { RateLimit } from "./HttpConfig.js"
+import { RateLimited } from "../HttpErrors.js"
+import { RidequoteHttpConfig } from "../HttpConfig.js"
+import type { RateLimit } from "../HttpConfig.js"
 
 export interface AccountRateLimiter {
   /** Takes one request from the account's bucket, or fails with how long until one is back. */

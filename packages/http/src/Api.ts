@@ -73,7 +73,10 @@ export class BearerAuth extends HttpApiMiddleware.Tag<BearerAuth>()("@ridequote/
 const summary = (text: string, description?: string) =>
   OpenApi.annotations(description === undefined ? { summary: text } : { summary: text, description })
 
-/** Credentials travel only in these two headers (seed: never in a body or query string). */
+/**
+ * Credentials travel only in these two headers, never in a body or query string, where proxies
+ * and logs would keep the secret (docs/security.md, "API credentials").
+ */
 export const CredentialHeaders = Schema.Struct({
   "x-api-key": Schema.optional(Schema.String.annotations({ description: "The API key (rqk_…); required" })),
   "x-api-secret": Schema.optional(Schema.Redacted(Schema.String).annotations({

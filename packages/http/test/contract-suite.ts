@@ -1,5 +1,5 @@
 /**
- * The endpoint contract (seed + CONTRACT.md §1–5) as a reusable suite: run it against any
+ * The endpoint contract (docs/api.md) as a reusable suite: run it against any
  * storage with `contractSuite(name, makeStorageLayer)`. Every request goes over real HTTP to
  * `HttpHostLive`. Each test is named after the rule it checks.
  */
@@ -57,7 +57,7 @@ const auditOf = (token: string) =>
 export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer, host: Host = "node"): void => {
   describe(`HTTP contract — ${name}, ${host} host`, () => {
     layer(makeTestApp(makeStorageLayer, undefined, host), { excludeTestServices: true, timeout: "60 seconds" })((it) => {
-      // --- seed rules 1–5 ------------------------------------------------------------------
+      // --- route metadata and mode (docs/api.md, "POST /v1/quote") ---------------------------
 
       it.effect("rule 1: neither distanceKm nor durationMinutes → both inferred from pickup and destination", () =>
         Effect.gen(function*() {
@@ -452,7 +452,7 @@ export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer, 
           // A JSON body with charset or a +json type is fine.
           const ok = yield* call("POST", "/v1/quote", { token, body: JSON.stringify(trip), contentType: "application/json; charset=utf-8" })
           expect(ok.status, ok.text).toBe(200)
-          // Contract §5: refused quote requests of an authenticated caller are audited too.
+          // Refused quote requests of an authenticated caller are audited too.
           const refused = (yield* auditOf(token)).filter((e) => e.decision.outcome === "rejected")
           expect(refused.map((e) => (e.decision as { code: string }).code)).toEqual(
             Array.from({ length: 4 }, () => "result:unsupported-media-type")

@@ -1,5 +1,5 @@
 /**
- * Per-account token buckets (contract §1: 200 requests/s with bursts of 400 by default, per
+ * Per-account token buckets (200 requests/s with bursts of 400 by default, per
  * account and per instance). Time comes from `Clock`, so tests drive it with `TestClock`.
  */
 import { Clock, Context, Effect, Layer } from "effect"

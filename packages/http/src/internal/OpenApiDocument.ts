@@ -63,10 +63,11 @@ const transformOperation = (method: string, op: Json): Json => {
       next = { ...next, content }
     }
     const headers: Json = {
-      "X-Request-Id": header("UUID of this request; on POST /v1/quote also the quote's requestId and audit key", {
-        type: "string",
-        format: "uuid"
-      })
+      "X-Request-Id": header(
+        "The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), " +
+          "else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key",
+        { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" }
+      )
     }
     if (status === "401") {
       headers["WWW-Authenticate"] = header(

@@ -131,7 +131,7 @@ const makeRow = <E extends RenderableError>(errorClass: ErrorClass<E>): ErrorRow
   return {
     status: HttpApiSchema.getStatusError(wire),
     wire,
-    // `code` and `message` come first in the body, as the schema encodes them.
+    // The encoded body, with the two fields every body has typed as such (same values, same order).
     encode: (error) => ({ ...encode(error), code: error.code, message: error.message })
   }
 }
@@ -148,9 +148,11 @@ const rowOf = (tag: RenderableError["_tag"]): ErrorRow => {
   return row
 }
 
+const renderableTags: ReadonlySet<string> = new Set(errorTable.keys())
+
 export const isRenderableError = (u: unknown): u is RenderableError =>
-  typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string" &&
-  errorTable.has(u._tag as RenderableError["_tag"]) && u instanceof Error
+  typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string" && renderableTags.has(u._tag) &&
+  u instanceof Error
 
 /** Status of an error, from the table. */
 export const errorStatus = (e: RenderableError): number => rowOf(e._tag).status

@@ -3,13 +3,13 @@ import { Schema } from "effect"
 import { AccountId, BehaviorId } from "./Ids.js"
 import { Timestamp } from "./Timestamp.js"
 
-/** Seed: Active accounts may issue tokens and quote; Pending and Blocked may not. */
+/** Only Active accounts may issue tokens and quote; Pending and Blocked may not (403 result:account-blocked). */
 export const AccountStatus = Schema.Literal("Active", "Pending", "Blocked").annotations({ identifier: "AccountStatus" })
 export type AccountStatus = typeof AccountStatus.Type
 
 export const DEFAULT_TOKEN_TTL_SECONDS = 86_400
 export const MIN_TOKEN_TTL_SECONDS = 60
-/** 366 days: the seed's maximum token lifetime. */
+/** 366 days: the longest token lifetime an operator may set (docs/security.md, "Bearer tokens"). */
 export const MAX_TOKEN_TTL_SECONDS = 31_622_400
 
 export const TokenTtlSeconds = Schema.Int.pipe(

@@ -1,4 +1,4 @@
-/** The audit: one entry per authenticated quote request, quoted or rejected (contract §5). */
+/** The audit: one entry per authenticated quote request, quoted or rejected (docs/api.md, "GET /v1/audit/recent"). */
 import { Schema } from "effect"
 import { AccountId, BehaviorId, MarketId, RequestId } from "./Ids.js"
 import { Currency } from "./Money.js"

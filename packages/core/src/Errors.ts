@@ -1,11 +1,15 @@
 /**
- * Every failure core can report, as typed errors. Each carries its wire `code` (the seed's
- * `result:*` codes are domain outcomes: the audit records them too); the one table that maps
- * errors to HTTP statuses lives in `@ridequote/http`.
+ * Every failure core can report, as typed errors. Each class carries its wire `code` as a
+ * field (`code: resultCode("result:…")`): the `result:*` codes are domain outcomes — the audit
+ * records them with every rejected quote — so the code lives with the error. An error's
+ * encoded form (without `_tag`) is its JSON error body; `@ridequote/http` derives its error
+ * table from `CoreErrors` below and decides the HTTP status of each code (docs/api.md,
+ * "Errors"). Adding an error: define its class here and add it to `CoreErrors`.
  */
-import { Schema } from "effect"
+import { Schema, SchemaAST } from "effect"
 import { AccountStatus } from "./Account.js"
 
+/** The wire codes of the service: the `code` of every error body (docs/api.md, "Errors"). */
 export const ErrorCode = Schema.Literal(
   "result:invalid-request",
   "result:route-metadata-incomplete",
@@ -24,6 +28,24 @@ export const ErrorCode = Schema.Literal(
   "result:unavailable"
 ).annotations({ identifier: "ErrorCode" })
 export type ErrorCode = typeof ErrorCode.Type
+const isErrorCode = Schema.is(ErrorCode)
+
+/**
+ * The `code` field of an error class: a literal the constructor fills in (so
+ * `new InvalidRequest({ message })` has `code: "result:invalid-request"`), restricted to
+ * `ErrorCode`.
+ */
+export const resultCode = <const Code extends ErrorCode>(code: Code): Schema.tag<Code> => Schema.tag(code)
+
+/** The code an error class carries, read from its `code` field (see `resultCode`). */
+export const errorCodeOf = (errorClass: { readonly fields: Schema.Struct.Fields }): ErrorCode => {
+  const ast = errorClass.fields["code"]?.ast
+  if (ast !== undefined && ast._tag === "PropertySignatureDeclaration" && SchemaAST.isLiteral(ast.type)) {
+    const code = ast.type.literal
+    if (isErrorCode(code)) return code
+  }
+  throw new Error("not an error class with a code field (resultCode)")
+}
 
 /** A field-level problem in a request (`details` of the error body). */
 export const FieldIssue = Schema.Struct({
@@ -34,101 +56,131 @@ export type FieldIssue = typeof FieldIssue.Type
 
 /** Malformed or out-of-bounds input (also a resolved route out of bounds). */
 export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", {
+  code: resultCode("result:invalid-request"),
   message: Schema.String,
-  details: Schema.optional(Schema.Array(FieldIssue))
-}) {
-  get code(): ErrorCode { return "result:invalid-request" }
-}
+  details: Schema.optional(Schema.Array(FieldIssue).annotations({ description: "One entry per offending field" }))
+}) {}
 
-/** Seed rule 3: exactly one of distanceKm and durationMinutes was sent. */
+/**
+ * Exactly one of distanceKm and durationMinutes was sent: the interface prices a trip on both
+ * figures or infers both, never one sent and one guessed (docs/api.md, "POST /v1/quote").
+ */
 export class RouteMetadataIncomplete extends Schema.TaggedError<RouteMetadataIncomplete>()("RouteMetadataIncomplete", {
+  code: resultCode("result:route-metadata-incomplete"),
   message: Schema.String
-}) {
-  get code(): ErrorCode { return "result:route-metadata-incomplete" }
-}
+}) {}
 
 /** No configured market serves the pickup point. */
 export class MarketNotServed extends Schema.TaggedError<MarketNotServed>()("MarketNotServed", {
+  code: resultCode("result:invalid-request"),
   message: Schema.String
-}) {
-  get code(): ErrorCode { return "result:invalid-request" }
-}
+}) {}
 
 /** Token issue with a missing, unknown or wrong key/secret; one message for every case. */
 export class InvalidCredentials extends Schema.TaggedError<InvalidCredentials>()("InvalidCredentials", {
+  code: resultCode("result:invalid-credentials"),
   message: Schema.String
-}) {
-  get code(): ErrorCode { return "result:invalid-credentials" }
-}
+}) {}
 
 /** No bearer token, or a string that is not a well-formed JWT. */
-export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", { message: Schema.String }) {
-  get code(): ErrorCode { return "result:unauthorized" }
-}
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", {
+  code: resultCode("result:unauthorized"),
+  message: Schema.String
+}) {}
 
 /** Bad signature, an alg other than HS256, wrong issuer, unknown kid, malformed claims. */
-export class TokenInvalid extends Schema.TaggedError<TokenInvalid>()("TokenInvalid", { message: Schema.String }) {
-  get code(): ErrorCode { return "result:token-invalid" }
-}
+export class TokenInvalid extends Schema.TaggedError<TokenInvalid>()("TokenInvalid", {
+  code: resultCode("result:token-invalid"),
+  message: Schema.String
+}) {}
 
-export class TokenExpired extends Schema.TaggedError<TokenExpired>()("TokenExpired", { message: Schema.String }) {
-  get code(): ErrorCode { return "result:token-expired" }
-}
+export class TokenExpired extends Schema.TaggedError<TokenExpired>()("TokenExpired", {
+  code: resultCode("result:token-expired"),
+  message: Schema.String
+}) {}
 
-export class TokenRevoked extends Schema.TaggedError<TokenRevoked>()("TokenRevoked", { message: Schema.String }) {
-  get code(): ErrorCode { return "result:token-revoked" }
-}
+export class TokenRevoked extends Schema.TaggedError<TokenRevoked>()("TokenRevoked", {
+  code: resultCode("result:token-revoked"),
+  message: Schema.String
+}) {}
 
-/** Seed: the account is Pending or Blocked. */
+/**
+ * The account is Pending or Blocked: only Active accounts may issue tokens or quote. On the
+ * wire its `status` is `accountStatus`, so it cannot be mistaken for an HTTP status.
+ */
 export class AccountBlocked extends Schema.TaggedError<AccountBlocked>()("AccountBlocked", {
+  code: resultCode("result:account-blocked"),
   message: Schema.String,
-  status: AccountStatus
-}) {
-  get code(): ErrorCode { return "result:account-blocked" }
-}
+  status: Schema.propertySignature(
+    AccountStatus.annotations({ description: "The caller's own account status (Pending or Blocked)" })
+  ).pipe(Schema.fromKey("accountStatus"))
+}) {}
 
 /** Revoke of a jti that does not exist or belongs to another account (indistinguishable on purpose). */
-export class TokenNotFound extends Schema.TaggedError<TokenNotFound>()("TokenNotFound", { message: Schema.String }) {
-  get code(): ErrorCode { return "result:not-found" }
-}
+export class TokenNotFound extends Schema.TaggedError<TokenNotFound>()("TokenNotFound", {
+  code: resultCode("result:not-found"),
+  message: Schema.String
+}) {}
 
 /** Operator commands naming an account that does not exist. */
 export class AccountNotFound extends Schema.TaggedError<AccountNotFound>()("AccountNotFound", {
+  code: resultCode("result:not-found"),
   message: Schema.String
-}) {
-  get code(): ErrorCode { return "result:not-found" }
-}
+}) {}
 
 /** A behavior id that the registry does not know. */
 export class BehaviorNotFound extends Schema.TaggedError<BehaviorNotFound>()("BehaviorNotFound", {
+  code: resultCode("result:invalid-request"),
   message: Schema.String
-}) {
-  get code(): ErrorCode { return "result:invalid-request" }
-}
+}) {}
 
 /** Storage could not be reached or failed; the operation did not take effect. */
 export class StorageUnavailable extends Schema.TaggedError<StorageUnavailable>()("StorageUnavailable", {
+  code: resultCode("result:unavailable"),
   message: Schema.String
-}) {
-  get code(): ErrorCode { return "result:unavailable" }
-}
+}) {}
 
 /**
- * Fail closed (contract §2): this instance's view of revocations and account status is older
- * than the limit, so it refuses to honour tokens that may have been revoked elsewhere.
+ * Fail closed: this instance's view of revocations and account status is older than the
+ * limit (60 s), so it refuses to honour tokens that may have been revoked elsewhere
+ * (docs/architecture.md, "Revocation and account status across instances").
  */
 export class AccessViewStale extends Schema.TaggedError<AccessViewStale>()("AccessViewStale", {
+  code: resultCode("result:unavailable"),
   message: Schema.String
-}) {
-  get code(): ErrorCode { return "result:unavailable" }
-}
+}) {}
 
 /** The route resolver could not infer distance and duration. */
 export class RouteUnavailable extends Schema.TaggedError<RouteUnavailable>()("RouteUnavailable", {
+  code: resultCode("result:unavailable"),
   message: Schema.String
-}) {
-  get code(): ErrorCode { return "result:unavailable" }
-}
+}) {}
+
+/**
+ * Every error class of core, once. `@ridequote/http` renders each of them (its error table,
+ * the `RenderableError` union and the body encoder are derived from this list); a test checks
+ * that every error class exported here is listed.
+ */
+export const CoreErrors = [
+  InvalidRequest,
+  RouteMetadataIncomplete,
+  MarketNotServed,
+  InvalidCredentials,
+  Unauthorized,
+  TokenInvalid,
+  TokenExpired,
+  TokenRevoked,
+  AccountBlocked,
+  TokenNotFound,
+  AccountNotFound,
+  BehaviorNotFound,
+  StorageUnavailable,
+  AccessViewStale,
+  RouteUnavailable
+] as const
+
+/** Any error of core. */
+export type CoreError = InstanceType<(typeof CoreErrors)[number]>
 
 /** Errors of token verification, as the bearer middleware sees them. */
 export type VerifyError = Unauthorized | TokenInvalid | TokenExpired | TokenRevoked | AccessViewStale

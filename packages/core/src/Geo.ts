@@ -1,7 +1,7 @@
 /** Points on Earth, with the contract's bounds, and great-circle distance. */
 import { Schema } from "effect"
 
-/** Contract §4: latitude ∈ [-90, 90], longitude ∈ [-180, 180]. */
+/** Latitude ∈ [-90, 90], longitude ∈ [-180, 180]: the whole Earth, nothing else. */
 export const MAX_ABS_LATITUDE = 90
 export const MAX_ABS_LONGITUDE = 180
 

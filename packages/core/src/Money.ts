@@ -1,6 +1,6 @@
 /**
  * Money: prices are computed in integer minor units (cents) and only turned into major-unit
- * numbers at the edge, so no float error accumulates (contract §1).
+ * numbers at the edge, so no float error accumulates (docs/pricing.md, "Percentiles, quantiles and rounding").
  */
 import { Schema } from "effect"
 

@@ -1,4 +1,4 @@
-/** The quote request and response of `POST /v1/quote`, with the contract's bounds (§4). */
+/** The quote request and response of `POST /v1/quote`, with its bounds (docs/api.md, "POST /v1/quote"). */
 import { Schema } from "effect"
 import { Coordinates } from "./Geo.js"
 import { RequestId } from "./Ids.js"
@@ -22,7 +22,7 @@ export type Mode = typeof Mode.Type
 
 export const MAX_DISTANCE_KM = 1000
 export const MAX_DURATION_MINUTES = 1440
-/** How far ahead `scheduledAt` may be (contract §4). */
+/** How far ahead `scheduledAt` may be (docs/api.md, "POST /v1/quote"). */
 export const MAX_SCHEDULE_AHEAD_DAYS = 90
 
 export const DistanceKm = Schema.Number.pipe(

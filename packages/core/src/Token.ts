@@ -1,4 +1,4 @@
-/** Tokens: what issue returns, the JWT claims, and the revoke request (contract §2). */
+/** Tokens: what issue returns, the JWT claims, and the revoke request (docs/security.md, "Bearer tokens"). */
 import { Schema } from "effect"
 import { AccountId, Jti } from "./Ids.js"
 import { Timestamp } from "./Timestamp.js"

@@ -6,42 +6,43 @@
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "@effect/platform"
 import {
+  AccessViewStale,
   Account,
+  AccountBlocked,
   AuditEntry,
   DEFAULT_AUDIT_PAGE_SIZE,
+  InvalidCredentials,
+  InvalidRequest,
   IssuedToken,
+  MarketNotServed,
   MAX_AUDIT_PAGE_SIZE,
   QuoteRequest,
   QuoteResponse,
   RequestId,
   RevokeRequest,
   RevokeResult,
-  Timestamp
+  RouteMetadataIncomplete,
+  RouteUnavailable,
+  StorageUnavailable,
+  Timestamp,
+  TokenExpired,
+  TokenInvalid,
+  TokenNotFound,
+  TokenRevoked,
+  Unauthorized
 } from "@ridequote/core"
 import type { Caller } from "@ridequote/core"
-import { Context, Schema } from "effect"
+import { Context, DateTime, Schema } from "effect"
+import { errorWire } from "./ErrorTable.js"
 import {
-  AccessViewStaleWire,
-  AccountBlockedWire,
-  InternalErrorWire,
-  InvalidCredentialsWire,
-  InvalidRequestWire,
-  MarketNotServedWire,
-  MethodNotAllowedWire,
-  PayloadTooLargeWire,
-  RateLimitedWire,
-  RouteMetadataIncompleteWire,
-  RouteUnavailableWire,
-  StorageUnavailableWire,
-  TokenExpiredWire,
-  TokenInvalidWire,
-  TokenNotFoundWire,
-  TokenRevokedWire,
-  UnauthorizedWire,
-  UnknownRouteWire,
-  UnsupportedMediaTypeWire
-} from "./ErrorTable.js"
-import { ApiDocumentTransform } from "./OpenApiDocument.js"
+  InternalError,
+  MethodNotAllowed,
+  PayloadTooLarge,
+  RateLimited,
+  UnknownRoute,
+  UnsupportedMediaType
+} from "./HttpErrors.js"
+import { ApiDocumentTransform } from "./internal/OpenApiDocument.js"
 
 /** The verified caller of a bearer-authenticated endpoint. */
 export class CurrentCaller extends Context.Tag("@ridequote/http/CurrentCaller")<CurrentCaller, Caller>() {}
@@ -53,13 +54,13 @@ export class CurrentCaller extends Context.Tag("@ridequote/http/CurrentCaller")<
  */
 export class BearerAuth extends HttpApiMiddleware.Tag<BearerAuth>()("@ridequote/http/BearerAuth", {
   failure: Schema.Union(
-    UnauthorizedWire,
-    TokenInvalidWire,
-    TokenExpiredWire,
-    TokenRevokedWire,
-    RateLimitedWire,
-    AccessViewStaleWire,
-    StorageUnavailableWire
+    errorWire(Unauthorized),
+    errorWire(TokenInvalid),
+    errorWire(TokenExpired),
+    errorWire(TokenRevoked),
+    errorWire(RateLimited),
+    errorWire(AccessViewStale),
+    errorWire(StorageUnavailable)
   ),
   provides: CurrentCaller,
   security: {
@@ -72,7 +73,10 @@ export class BearerAuth extends HttpApiMiddleware.Tag<BearerAuth>()("@ridequote/
 const summary = (text: string, description?: string) =>
   OpenApi.annotations(description === undefined ? { summary: text } : { summary: text, description })
 
-/** Credentials travel only in these two headers (seed: never in a body or query string). */
+/**
+ * Credentials travel only in these two headers, never in a body or query string, where proxies
+ * and logs would keep the secret (docs/security.md, "API credentials").
+ */
 export const CredentialHeaders = Schema.Struct({
   "x-api-key": Schema.optional(Schema.String.annotations({ description: "The API key (rqk_…); required" })),
   "x-api-secret": Schema.optional(Schema.Redacted(Schema.String).annotations({
@@ -83,10 +87,10 @@ export const CredentialHeaders = Schema.Struct({
 export const issueToken = HttpApiEndpoint.post("issueToken", "/v1/auth/token")
   .setHeaders(CredentialHeaders)
   .addSuccess(IssuedToken)
-  .addError(InvalidRequestWire)
-  .addError(InvalidCredentialsWire)
-  .addError(AccountBlockedWire)
-  .addError(StorageUnavailableWire)
+  .addError(errorWire(InvalidRequest))
+  .addError(errorWire(InvalidCredentials))
+  .addError(errorWire(AccountBlocked))
+  .addError(errorWire(StorageUnavailable))
   .annotateContext(summary(
     "Exchange an API key and secret for a bearer token",
     "Send X-API-KEY and X-API-SECRET headers and no body. A secret in the query string (apiSecret, api_secret, " +
@@ -96,10 +100,10 @@ export const issueToken = HttpApiEndpoint.post("issueToken", "/v1/auth/token")
 export const revokeToken = HttpApiEndpoint.post("revokeToken", "/v1/auth/revoke")
   .setPayload(RevokeRequest)
   .addSuccess(RevokeResult)
-  .addError(InvalidRequestWire)
-  .addError(TokenNotFoundWire)
-  .addError(PayloadTooLargeWire)
-  .addError(UnsupportedMediaTypeWire)
+  .addError(errorWire(InvalidRequest))
+  .addError(errorWire(TokenNotFound))
+  .addError(errorWire(PayloadTooLarge))
+  .addError(errorWire(UnsupportedMediaType))
   .middleware(BearerAuth)
   .annotateContext(summary(
     "Revoke one token of the caller's account, or all of them",
@@ -128,13 +132,13 @@ export class QuotesGroup extends HttpApiGroup.make("quotes")
     HttpApiEndpoint.post("quote", "/v1/quote")
       .setPayload(QuoteRequest)
       .addSuccess(QuoteResponse)
-      .addError(InvalidRequestWire)
-      .addError(RouteMetadataIncompleteWire)
-      .addError(MarketNotServedWire)
-      .addError(AccountBlockedWire)
-      .addError(PayloadTooLargeWire)
-      .addError(UnsupportedMediaTypeWire)
-      .addError(RouteUnavailableWire)
+      .addError(errorWire(InvalidRequest))
+      .addError(errorWire(RouteMetadataIncomplete))
+      .addError(errorWire(MarketNotServed))
+      .addError(errorWire(AccountBlocked))
+      .addError(errorWire(PayloadTooLarge))
+      .addError(errorWire(UnsupportedMediaType))
+      .addError(errorWire(RouteUnavailable))
       .annotateContext(summary(
         "Price a ride",
         "Market prices per provider and service level, and recommended price points per service level. Every " +
@@ -145,8 +149,7 @@ export class QuotesGroup extends HttpApiGroup.make("quotes")
   .annotate(OpenApi.Description, "Ride price quotes")
 {}
 
-/** Query of GET /v1/audit/recent. Strict: unknown parameters and malformed values are 400. */
-export const AuditQueryParams = Schema.Struct({
+const AuditQueryFields = Schema.Struct({
   limit: Schema.optionalWith(
     Schema.compose(
       Schema.String.pipe(Schema.pattern(/^[0-9]{1,6}$/, { message: () => "expected an integer" })),
@@ -171,6 +174,30 @@ export const AuditQueryParams = Schema.Struct({
     exact: true
   })
 }).annotations({ parseOptions: { errors: "all", onExcessProperty: "error" } })
+
+/**
+ * The rules between parameters: the cursor is both halves or neither (it names one entry:
+ * its receivedAt and its requestId), and the window `[from, to)` is not reversed.
+ */
+const auditQueryProblems = (p: typeof AuditQueryFields.Type): ReadonlyArray<Schema.FilterIssue> => {
+  const problems: Array<Schema.FilterIssue> = []
+  if ((p["after-id"] === undefined) !== (p["after-received-at"] === undefined)) {
+    problems.push({
+      path: [p["after-id"] === undefined ? "after-id" : "after-received-at"],
+      message: "after-id and after-received-at must be sent together"
+    })
+  }
+  if (p.from !== undefined && p.to !== undefined && DateTime.greaterThan(p.from, p.to)) {
+    problems.push({ path: ["from"], message: "from must not be after to" })
+  }
+  return problems
+}
+
+/**
+ * Query of GET /v1/audit/recent. Strict: unknown parameters, malformed values and the
+ * cross-parameter rules above are 400 `result:invalid-request`, one detail per problem.
+ */
+export const AuditQueryParams = AuditQueryFields.pipe(Schema.filter(auditQueryProblems))
 export type AuditQueryParams = typeof AuditQueryParams.Type
 
 export class AuditGroup extends HttpApiGroup.make("audit")
@@ -178,7 +205,7 @@ export class AuditGroup extends HttpApiGroup.make("audit")
     HttpApiEndpoint.get("recent", "/v1/audit/recent")
       .setUrlParams(AuditQueryParams)
       .addSuccess(Schema.Array(AuditEntry))
-      .addError(InvalidRequestWire)
+      .addError(errorWire(InvalidRequest))
       .annotateContext(summary(
         "The caller's recent quote requests, newest first",
         "Ordered by receivedAt desc, then requestId desc. When more entries exist, the response carries " +
@@ -203,7 +230,7 @@ export class OperationsGroup extends HttpApiGroup.make("operations")
   .add(
     HttpApiEndpoint.get("ready", "/health/ready")
       .addSuccess(HealthStatus)
-      .addError(StorageUnavailableWire)
+      .addError(errorWire(StorageUnavailable))
       .annotateContext(summary("Readiness: storage is reachable (503 when it is not)"))
   )
   .add(
@@ -220,8 +247,8 @@ export class RidequoteApi extends HttpApi.make("ridequote")
   .add(QuotesGroup)
   .add(AuditGroup)
   .add(OperationsGroup)
-  .addError(InternalErrorWire)
-  .annotate(HttpApi.AdditionalSchemas, [UnknownRouteWire, MethodNotAllowedWire])
+  .addError(errorWire(InternalError))
+  .annotate(HttpApi.AdditionalSchemas, [errorWire(UnknownRoute), errorWire(MethodNotAllowed)])
   .annotateContext(OpenApi.annotations({
     title: "ridequote",
     version: "1.0.0",

@@ -8,7 +8,7 @@ import type { Caller } from "@ridequote/core"
 import { Effect, Layer } from "effect"
 import { BearerAuth } from "./Api.js"
 import type { RateLimited } from "./HttpErrors.js"
-import { AccountRateLimiter } from "./RateLimiter.js"
+import { AccountRateLimiter } from "./internal/RateLimiter.js"
 
 // RFC 6750 §2.1: the scheme is case-insensitive; the token is base64url-ish and non-empty.
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i

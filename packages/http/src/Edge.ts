@@ -18,17 +18,22 @@ import {
 import { InvalidRequest, Randomness } from "@ridequote/core"
 import { Cause, Clock, Effect, Option } from "effect"
 import { RidequoteApi } from "./Api.js"
-import { CurrentRequest, newRequestIdentity } from "./CurrentRequest.js"
+import { makeCorsPolicy, mergeVary } from "./internal/Cors.js"
+import type { CorsHeaders } from "./internal/Cors.js"
+import { callerRequestId, CurrentRequest, newRequestIdentity } from "./internal/CurrentRequest.js"
+import { DOCS_PATH, OPENAPI_PATH } from "./internal/DocsPage.js"
+import { endpointPath } from "./internal/EndpointPaths.js"
 import { errorBody, isRenderableError } from "./ErrorTable.js"
 import type { RenderableError } from "./ErrorTable.js"
-import { invalidRequestFromDecodeError } from "./FieldIssues.js"
+import { invalidRequestFromDecodeError } from "./internal/FieldIssues.js"
+import { RidequoteHttpConfig } from "./HttpConfig.js"
 import { InternalError, MethodNotAllowed, UnknownRoute } from "./HttpErrors.js"
-import { recordRequest } from "./Metrics.js"
+import { recordRequest } from "./internal/Metrics.js"
 
 /** Routes served next to the API endpoints (by `HttpHostLive`), for 405 and metrics labels. */
 export const DOCUMENT_ROUTES: ReadonlyArray<readonly [method: string, path: string]> = [
-  ["GET", "/openapi.json"],
-  ["GET", "/docs"]
+  ["GET", OPENAPI_PATH],
+  ["GET", DOCS_PATH]
 ]
 
 /** Path → methods served there. Every path of this service is static. */
@@ -166,10 +171,35 @@ export const requestAnswered = (
 /** The metrics label of a request's method (unknown methods share one label). */
 export const methodLabel = (method: string): string => (KNOWN_METHODS.has(method) ? method : "OTHER")
 
+/** The path of POST /v1/quote, whose error bodies carry the quote's own id (see `errorBodyRequestId`). */
+const QUOTE_PATH = endpointPath("quotes", "quote")
+
+/**
+ * The `requestId` of an error body: the id the request is answered with (the caller's
+ * well-formed `X-Request-Id`, else the request's own) — except on POST /v1/quote, where it is
+ * the quote's own id, the key of its audit entry, whatever the caller sent.
+ */
+export const errorBodyRequestId = (route: string, requestId: string, responseId: string): string =>
+  route === QUOTE_PATH ? requestId : responseId
+
+/** A response with CORS's headers added (`Vary` merged with the response's own). */
+const withCorsHeaders = (
+  response: HttpServerResponse.HttpServerResponse,
+  headers: CorsHeaders
+): HttpServerResponse.HttpServerResponse => {
+  let out = response
+  for (const [name, value] of Object.entries(headers)) {
+    out = HttpServerResponse.setHeader(out, name, name === "vary" ? mergeVary(out.headers["vary"], value) : value)
+  }
+  return out
+}
+
 export const EdgeLive = HttpApiBuilder.middleware(
   RidequoteApi,
   Effect.gen(function*() {
     const randomness = yield* Randomness
+    const config = yield* RidequoteHttpConfig
+    const cors = makeCorsPolicy(config.corsOrigins)
     const routes = routeMethods()
     return (app: HttpApp.Default) =>
       Effect.gen(function*() {
@@ -177,9 +207,20 @@ export const EdgeLive = HttpApiBuilder.middleware(
         const startMs = yield* Clock.currentTimeMillis
         const identity = yield* Effect.provideService(newRequestIdentity, Randomness, randomness)
         const { requestId } = identity
+        // What the answer and the log line carry: the caller's own id when well-formed.
+        const responseId = callerRequestId(request.headers["x-request-id"]) ?? requestId
         const path = pathOf(request.url)
         const route = routes.has(path) ? path : "unmatched"
         const method = methodLabel(request.method)
+
+        if (cors !== undefined && request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined) {
+          const methods = routes.get(path)
+          const preflight = methods === undefined ? undefined : cors.preflightHeaders(request.headers["origin"], methods)
+          if (preflight !== undefined) {
+            yield* requestAnswered({ requestId: responseId, method, route, status: 204 }, startMs)
+            return HttpServerResponse.empty({ status: 204, headers: { ...preflight, "x-request-id": responseId } })
+          }
+        }
 
         const response = yield* app.pipe(
           Effect.locally(CurrentRequest, Option.some(identity)),
@@ -187,18 +228,24 @@ export const EdgeLive = HttpApiBuilder.middleware(
             // The client went away: there is nobody to answer.
             if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
             return Effect.map(
-              failureHead(cause, { path, method, route, authorization: request.headers["authorization"] }, routes, requestId),
+              failureHead(
+                cause,
+                { path, method, route, authorization: request.headers["authorization"] },
+                routes,
+                errorBodyRequestId(route, requestId, responseId)
+              ),
               errorResponse
             )
           })
         )
-        yield* requestAnswered({ requestId, method, route, status: response.status }, startMs)
-        return withJsonCharset(HttpServerResponse.setHeader(response, "x-request-id", requestId))
+        yield* requestAnswered({ requestId: responseId, method, route, status: response.status }, startMs)
+        const answered = withJsonCharset(HttpServerResponse.setHeader(response, "x-request-id", responseId))
+        return cors === undefined ? answered : withCorsHeaders(answered, cors.responseHeaders(request.headers["origin"]))
       })
   })
 )
 
-/** Contract §1: JSON bodies are `application/json; charset=utf-8`. */
+/** JSON bodies are `application/json; charset=utf-8` (docs/api.md). */
 const withJsonCharset = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse =>
   response.body._tag === "Uint8Array" && response.body.contentType === "application/json"
     ? HttpServerResponse.setBody(response, HttpBody.uint8Array(response.body.body, JSON_UTF8))

@@ -1,42 +1,49 @@
 /**
- * The one table from error to HTTP status (contract §1). Every error the service can answer
- * with has a row: its status, its wire `code` (the same as the error's own `.code`) and the
- * schema of its body `{code, message, details?}`. The endpoint definitions declare these
- * schemas (OpenAPI and the typed client read them), and both hosts render every failure through
- * `failureHead` (Edge.ts), so the two cannot drift apart.
+ * The one table from error to HTTP answer, derived from the error classes themselves: every
+ * class in core's `CoreErrors` and the edge's `HttpErrors` is a row, with the body schema
+ * made from the class's own fields (`{code, message, requestId?, …}`), the status of its code,
+ * and the encoder. Built once, at module load. The endpoint definitions declare these body
+ * schemas (`errorWire(Class)`: OpenAPI and the typed client read them), and both hosts render
+ * every failure through `failureHead` (Edge.ts), so the two cannot drift apart.
+ *
+ * Adding an error: define its class (with its `code`) in core's Errors.ts or in HttpErrors.ts
+ * and add it to that file's list; a new code also needs its status in `STATUS_OF_CODE`.
  */
 import { HttpApiSchema } from "@effect/platform"
-import {
-  AccessViewStale,
-  AccountBlocked,
-  AccountNotFound,
-  AccountStatus,
-  BehaviorNotFound,
-  FieldIssue,
-  InvalidCredentials,
-  InvalidRequest,
-  MarketNotServed,
-  RouteMetadataIncomplete,
-  RouteUnavailable,
-  StorageUnavailable,
-  TokenExpired,
-  TokenInvalid,
-  TokenNotFound,
-  TokenRevoked,
-  Unauthorized
-} from "@ridequote/core"
+import { CoreErrors, errorCodeOf, FieldIssue } from "@ridequote/core"
 import type { ErrorCode } from "@ridequote/core"
 import { Schema } from "effect"
-import {
-  InternalError,
-  MethodNotAllowed,
-  PayloadTooLarge,
-  RateLimited,
-  UnknownRoute,
-  UnsupportedMediaType
-} from "./HttpErrors.js"
+import { HttpErrors } from "./HttpErrors.js"
 
-/** Fields every error body may carry. */
+/**
+ * The HTTP status of each wire code (the table in docs/api.md, "Errors"). Exhaustive over
+ * `ErrorCode`: a new code does not compile until it has a status.
+ */
+export const STATUS_OF_CODE: { readonly [C in ErrorCode]: number } = {
+  "result:invalid-request": 400,
+  "result:route-metadata-incomplete": 400,
+  "result:invalid-credentials": 401,
+  "result:unauthorized": 401,
+  "result:token-invalid": 401,
+  "result:token-expired": 401,
+  "result:token-revoked": 401,
+  "result:account-blocked": 403,
+  "result:not-found": 404,
+  "result:method-not-allowed": 405,
+  "result:payload-too-large": 413,
+  "result:unsupported-media-type": 415,
+  "result:rate-limited": 429,
+  "result:internal": 500,
+  "result:unavailable": 503
+}
+
+/** Every error class the HTTP service can answer with: core's and the edge's. */
+export const RenderableErrors = [...CoreErrors, ...HttpErrors] as const
+export type RenderableErrorClass = (typeof RenderableErrors)[number]
+/** Every error the HTTP service can answer with. */
+export type RenderableError = InstanceType<RenderableErrorClass>
+
+/** Fields every error body may carry besides `code` and the error's own fields. */
 const commonFields = {
   message: Schema.String.annotations({ description: "Human-readable explanation; never contains secrets or tokens" }),
   requestId: Schema.optional(Schema.String.annotations({
@@ -52,212 +59,110 @@ export const ErrorBody = Schema.Struct({
 }).annotations({ identifier: "ErrorBody" })
 export type ErrorBody = typeof ErrorBody.Type
 
-type WithMessage = { readonly message: string }
+/** What every error body holds, as JSON: `code`, `message`, and the error's own fields. */
+export interface WireBody {
+  readonly code: ErrorCode
+  readonly message: string
+  readonly requestId?: string
+  readonly [field: string]: unknown
+}
 
-/** Wire schema for errors that carry nothing but a message. */
-const messageOnly = <E extends WithMessage, I, const Code extends ErrorCode>(
-  self: Schema.Schema<E, I> & (new (props: { readonly message: string }) => E),
-  code: Code,
-  status: number
-) =>
-  Schema.transform(
-    Schema.Struct({ code: Schema.Literal(code), ...commonFields }),
-    Schema.typeSchema(self),
-    {
-      strict: true,
-      decode: (body) => new self({ message: body.message }),
+type Json = { readonly [field: string]: unknown }
+
+/** The body schema of one error: its JSON body ↔ the error; annotated with its status. */
+export type ErrorWire<E> = Schema.Schema<E, Json>
+
+/** What the table needs of an error class; every class of `RenderableErrors` has it. */
+interface ErrorClass<E extends RenderableError> {
+  readonly _tag: E["_tag"]
+  readonly identifier: string
+  readonly fields: Schema.Struct.Fields
+  readonly prototype: E
+  /** The constructor (a method, so that each class's own constructor argument is accepted). */
+  make(props: Json): NoInfer<E>
+}
+
+/**
+ * The body schema of an error class, for an endpoint's `.addError(…)`: `{code, message,
+ * requestId?}` and the class's other fields as they encode (AccountBlocked's `status` is
+ * `accountStatus`, by its own field's key); its status is its code's.
+ */
+export const errorWire = <E extends RenderableError>(errorClass: ErrorClass<E>): ErrorWire<E> => {
+  const { _tag: _, code, message: __, ...own } = errorClass.fields
+  if (code === undefined) throw new Error(`${errorClass._tag} has no code field`)
+  const names = Object.keys(own)
+  // Error fields are plain data and need no context: the body is JSON on both sides.
+  const body = Schema.make<Json, Json, never>(Schema.Struct({ code, ...commonFields, ...own }).ast)
+  const error = Schema.declare((u): u is E =>
+    u instanceof Error && "_tag" in u && u._tag === errorClass._tag
+  )
+  return Schema.transform(body, error, {
+    strict: true,
+    // The body schema is the class's own fields plus `requestId`: its type, without
+    // `requestId`, is the constructor's argument.
+    decode: ({ requestId: _, ...props }) => errorClass.make(props),
+    encode: (e) => {
       // An Error's `message` is not enumerable: read it explicitly, never spread.
-      encode: (e) => ({ code, message: e.message })
+      const out: Record<string, unknown> = { code: e.code, message: e.message }
+      for (const name of names) {
+        const value: unknown = Reflect.get(e, name)
+        if (value !== undefined) out[name] = value
+      }
+      return out
     }
-  ).annotations(HttpApiSchema.annotations({ status }))
+  }).annotations({
+    ...HttpApiSchema.annotations({ status: STATUS_OF_CODE[errorCodeOf(errorClass)] }),
+    identifier: errorClass.identifier
+  })
+}
 
-export const InvalidRequestWire = Schema.transform(
-  Schema.Struct({
-    code: Schema.Literal("result:invalid-request"),
-    ...commonFields,
-    details: Schema.optional(Schema.Array(FieldIssue).annotations({ description: "One entry per offending field" }))
-  }),
-  Schema.typeSchema(InvalidRequest),
-  {
-    strict: true,
-    decode: (b) => new InvalidRequest({ message: b.message, ...(b.details !== undefined ? { details: b.details } : {}) }),
-    encode: (e) => ({
-      code: "result:invalid-request" as const,
-      message: e.message,
-      ...(e.details !== undefined ? { details: e.details } : {})
-    })
-  }
-).annotations(HttpApiSchema.annotations({ status: 400 }))
-
-export const AccountBlockedWire = Schema.transform(
-  Schema.Struct({
-    code: Schema.Literal("result:account-blocked"),
-    ...commonFields,
-    accountStatus: AccountStatus.annotations({ description: "The caller's own account status (Pending or Blocked)" })
-  }),
-  Schema.typeSchema(AccountBlocked),
-  {
-    strict: true,
-    decode: (b) => new AccountBlocked({ message: b.message, status: b.accountStatus }),
-    encode: (e) => ({ code: "result:account-blocked" as const, message: e.message, accountStatus: e.status })
-  }
-).annotations(HttpApiSchema.annotations({ status: 403 }))
-
-export const RateLimitedWire = Schema.transform(
-  Schema.Struct({
-    code: Schema.Literal("result:rate-limited"),
-    ...commonFields,
-    retryAfterSeconds: Schema.Int.annotations({ description: "Same value as the Retry-After header" })
-  }),
-  Schema.typeSchema(RateLimited),
-  {
-    strict: true,
-    decode: (b) => new RateLimited({ message: b.message, retryAfterSeconds: b.retryAfterSeconds }),
-    encode: (e) => ({ code: "result:rate-limited" as const, message: e.message, retryAfterSeconds: e.retryAfterSeconds })
-  }
-).annotations(HttpApiSchema.annotations({ status: 429 }))
-
-export const MethodNotAllowedWire = Schema.transform(
-  Schema.Struct({
-    code: Schema.Literal("result:method-not-allowed"),
-    ...commonFields,
-    allow: Schema.Array(Schema.String).annotations({ description: "Same methods as the Allow header" })
-  }),
-  Schema.typeSchema(MethodNotAllowed),
-  {
-    strict: true,
-    decode: (b) => new MethodNotAllowed({ message: b.message, allow: b.allow }),
-    encode: (e) => ({ code: "result:method-not-allowed" as const, message: e.message, allow: e.allow })
-  }
-).annotations(HttpApiSchema.annotations({ status: 405 }))
-
-export const RouteMetadataIncompleteWire = messageOnly(
-  RouteMetadataIncomplete, "result:route-metadata-incomplete", 400)
-export const MarketNotServedWire = messageOnly(MarketNotServed, "result:invalid-request", 400)
-export const BehaviorNotFoundWire = messageOnly(BehaviorNotFound, "result:invalid-request", 400)
-export const InvalidCredentialsWire = messageOnly(InvalidCredentials, "result:invalid-credentials", 401)
-export const UnauthorizedWire = messageOnly(Unauthorized, "result:unauthorized", 401)
-export const TokenInvalidWire = messageOnly(TokenInvalid, "result:token-invalid", 401)
-export const TokenExpiredWire = messageOnly(TokenExpired, "result:token-expired", 401)
-export const TokenRevokedWire = messageOnly(TokenRevoked, "result:token-revoked", 401)
-export const TokenNotFoundWire = messageOnly(TokenNotFound, "result:not-found", 404)
-export const AccountNotFoundWire = messageOnly(AccountNotFound, "result:not-found", 404)
-export const UnknownRouteWire = messageOnly(UnknownRoute, "result:not-found", 404)
-export const PayloadTooLargeWire = messageOnly(PayloadTooLarge, "result:payload-too-large", 413)
-export const UnsupportedMediaTypeWire = messageOnly(
-  UnsupportedMediaType, "result:unsupported-media-type", 415)
-export const InternalErrorWire = messageOnly(InternalError, "result:internal", 500)
-export const StorageUnavailableWire = messageOnly(StorageUnavailable, "result:unavailable", 503)
-export const AccessViewStaleWire = messageOnly(AccessViewStale, "result:unavailable", 503)
-export const RouteUnavailableWire = messageOnly(RouteUnavailable, "result:unavailable", 503)
-
-/** Every error the HTTP service can answer with. */
-export type RenderableError =
-  | InvalidRequest
-  | RouteMetadataIncomplete
-  | MarketNotServed
-  | BehaviorNotFound
-  | InvalidCredentials
-  | Unauthorized
-  | TokenInvalid
-  | TokenExpired
-  | TokenRevoked
-  | AccountBlocked
-  | TokenNotFound
-  | AccountNotFound
-  | UnknownRoute
-  | MethodNotAllowed
-  | PayloadTooLarge
-  | UnsupportedMediaType
-  | RateLimited
-  | InternalError
-  | StorageUnavailable
-  | AccessViewStale
-  | RouteUnavailable
-
-export interface ErrorRow<E> {
-  /** From the body schema's own status annotation: each status is written once, on its schema. */
+export interface ErrorRow {
+  /** The status of the error's code. */
   readonly status: number
-  /** The body schema the endpoints declare; its `code` literal is the error's `.code`. */
-  readonly wire: Schema.Schema.AnyNoContext
+  /** The body schema the endpoints declare. */
+  readonly wire: ErrorWire<RenderableError>
   /** The body, through `wire`. */
-  readonly encode: (error: E) => { readonly code: ErrorCode }
+  readonly encode: (error: RenderableError) => WireBody
 }
 
-const row = <E, I extends { readonly code: ErrorCode }>(wire: Schema.Schema<E, I>): ErrorRow<E> => ({
-  status: HttpApiSchema.getStatusError(wire),
-  wire,
-  encode: Schema.encodeSync(wire)
-})
-
-/** Error tag → status, code and body schema. Exhaustive over `RenderableError` (checked by the compiler). */
-export const errorTable: {
-  readonly [K in RenderableError["_tag"]]: ErrorRow<Extract<RenderableError, { _tag: K }>>
-} = {
-  InvalidRequest: row(InvalidRequestWire),
-  RouteMetadataIncomplete: row(RouteMetadataIncompleteWire),
-  MarketNotServed: row(MarketNotServedWire),
-  BehaviorNotFound: row(BehaviorNotFoundWire),
-  InvalidCredentials: row(InvalidCredentialsWire),
-  Unauthorized: row(UnauthorizedWire),
-  TokenInvalid: row(TokenInvalidWire),
-  TokenExpired: row(TokenExpiredWire),
-  TokenRevoked: row(TokenRevokedWire),
-  AccountBlocked: row(AccountBlockedWire),
-  TokenNotFound: row(TokenNotFoundWire),
-  AccountNotFound: row(AccountNotFoundWire),
-  UnknownRoute: row(UnknownRouteWire),
-  MethodNotAllowed: row(MethodNotAllowedWire),
-  PayloadTooLarge: row(PayloadTooLargeWire),
-  UnsupportedMediaType: row(UnsupportedMediaTypeWire),
-  RateLimited: row(RateLimitedWire),
-  InternalError: row(InternalErrorWire),
-  StorageUnavailable: row(StorageUnavailableWire),
-  AccessViewStale: row(AccessViewStaleWire),
-  RouteUnavailable: row(RouteUnavailableWire)
+const makeRow = <E extends RenderableError>(errorClass: ErrorClass<E>): ErrorRow => {
+  const wire: ErrorWire<RenderableError> = errorWire<RenderableError>(errorClass)
+  const encode = Schema.encodeSync(wire)
+  return {
+    status: HttpApiSchema.getStatusError(wire),
+    wire,
+    // The encoded body, with the two fields every body has typed as such (same values, same order).
+    encode: (error) => ({ ...encode(error), code: error.code, message: error.message })
+  }
 }
 
-const renderableTags: ReadonlySet<string> = new Set(Object.keys(errorTable))
+/** Error tag → status, body schema and encoder: one row per class of `RenderableErrors`, made at module load. */
+export const errorTable: ReadonlyMap<RenderableError["_tag"], ErrorRow> = new Map(
+  RenderableErrors.map((errorClass) => [errorClass._tag, makeRow<RenderableError>(errorClass)] as const)
+)
+
+const rowOf = (tag: RenderableError["_tag"]): ErrorRow => {
+  const row = errorTable.get(tag)
+  // Unreachable: the table has a row for every class of RenderableErrors.
+  if (row === undefined) throw new Error(`no error table row for ${tag}`)
+  return row
+}
+
+const renderableTags: ReadonlySet<string> = new Set(errorTable.keys())
 
 export const isRenderableError = (u: unknown): u is RenderableError =>
   typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string" && renderableTags.has(u._tag) &&
   u instanceof Error
 
 /** Status of an error, from the table. */
-export const errorStatus = (e: RenderableError): number => errorTable[e._tag].status
+export const errorStatus = (e: RenderableError): number => rowOf(e._tag).status
 
 /** The status and JSON body for an error, with the request's id when given. */
 export const errorBody = (
   e: RenderableError,
   requestId?: string
-): { readonly status: number; readonly body: { readonly code: ErrorCode; readonly requestId?: string } } => {
-  const encoded = encodeRow(e)
-  return { status: errorStatus(e), body: requestId === undefined ? encoded : { ...encoded, requestId } }
-}
-
-// Narrowing by tag keeps each row paired with its own error type, without a cast.
-const encodeRow = (e: RenderableError): { readonly code: ErrorCode } => {
-  switch (e._tag) {
-    case "InvalidRequest": return errorTable.InvalidRequest.encode(e)
-    case "RouteMetadataIncomplete": return errorTable.RouteMetadataIncomplete.encode(e)
-    case "MarketNotServed": return errorTable.MarketNotServed.encode(e)
-    case "BehaviorNotFound": return errorTable.BehaviorNotFound.encode(e)
-    case "InvalidCredentials": return errorTable.InvalidCredentials.encode(e)
-    case "Unauthorized": return errorTable.Unauthorized.encode(e)
-    case "TokenInvalid": return errorTable.TokenInvalid.encode(e)
-    case "TokenExpired": return errorTable.TokenExpired.encode(e)
-    case "TokenRevoked": return errorTable.TokenRevoked.encode(e)
-    case "AccountBlocked": return errorTable.AccountBlocked.encode(e)
-    case "TokenNotFound": return errorTable.TokenNotFound.encode(e)
-    case "AccountNotFound": return errorTable.AccountNotFound.encode(e)
-    case "UnknownRoute": return errorTable.UnknownRoute.encode(e)
-    case "MethodNotAllowed": return errorTable.MethodNotAllowed.encode(e)
-    case "PayloadTooLarge": return errorTable.PayloadTooLarge.encode(e)
-    case "UnsupportedMediaType": return errorTable.UnsupportedMediaType.encode(e)
-    case "RateLimited": return errorTable.RateLimited.encode(e)
-    case "InternalError": return errorTable.InternalError.encode(e)
-    case "StorageUnavailable": return errorTable.StorageUnavailable.encode(e)
-    case "AccessViewStale": return errorTable.AccessViewStale.encode(e)
-    case "RouteUnavailable": return errorTable.RouteUnavailable.encode(e)
-  }
+): { readonly status: number; readonly body: WireBody } => {
+  const row = rowOf(e._tag)
+  const encoded = row.encode(e)
+  return { status: row.status, body: requestId === undefined ? encoded : { ...encoded, requestId } }
 }

@@ -16,15 +16,15 @@ import {
   StorageHealth,
   Tokens
 } from "@ridequote/core"
-import type { Account, AuditCursor, AuditQuery, FieldIssue, QuoteContext, Rejection } from "@ridequote/core"
+import type { Account, AuditCursor, AuditQuery, QuoteContext, Rejection } from "@ridequote/core"
 import { DEFAULT_AUDIT_PAGE_SIZE } from "@ridequote/core"
 import { DateTime, Effect, Layer, Redacted } from "effect"
 import { CurrentCaller, RidequoteApi } from "./Api.js"
-import type { AuditQueryParams } from "./Api.js"
-import { currentRequest } from "./CurrentRequest.js"
+import { currentRequest } from "./internal/CurrentRequest.js"
+import { endpointPath } from "./internal/EndpointPaths.js"
 import { RidequoteHttpConfig } from "./HttpConfig.js"
-import { readJsonBody } from "./JsonBody.js"
-import { prometheusText, recordQuote } from "./Metrics.js"
+import { readJsonBody } from "./internal/JsonBody.js"
+import { prometheusText, recordQuote } from "./internal/Metrics.js"
 
 // --- auth -------------------------------------------------------------------------------
 
@@ -108,22 +108,7 @@ export const QuotesHandlersLive = HttpApiBuilder.group(RidequoteApi, "quotes", (
 
 // --- audit ------------------------------------------------------------------------------
 
-const AUDIT_PATH = "/v1/audit/recent"
-
-/** Cross-parameter rules the schema of each parameter cannot express. */
-const auditQueryProblems = (p: AuditQueryParams): ReadonlyArray<FieldIssue> => {
-  const problems: Array<FieldIssue> = []
-  if ((p["after-id"] === undefined) !== (p["after-received-at"] === undefined)) {
-    problems.push({
-      path: [p["after-id"] === undefined ? "after-id" : "after-received-at"],
-      message: "after-id and after-received-at must be sent together"
-    })
-  }
-  if (p.from !== undefined && p.to !== undefined && DateTime.greaterThan(p.from, p.to)) {
-    problems.push({ path: ["from"], message: "from must not be after to" })
-  }
-  return problems
-}
+const AUDIT_PATH = endpointPath("audit", "recent")
 
 /** The URL of the page after `next`, with the same filters and limit. */
 export const nextPageUrl = (query: AuditQuery, next: AuditCursor): string => {
@@ -147,10 +132,6 @@ export const AuditHandlersLive = HttpApiBuilder.group(RidequoteApi, "audit", (ha
     return handlers.handle("recent", ({ urlParams }) =>
       Effect.gen(function*() {
         const caller = yield* CurrentCaller
-        const problems = auditQueryProblems(urlParams)
-        if (problems.length > 0) {
-          return yield* new InvalidRequest({ message: "the query parameters are invalid", details: problems })
-        }
         const afterId = urlParams["after-id"]
         const afterReceivedAt = urlParams["after-received-at"]
         const query: AuditQuery = {

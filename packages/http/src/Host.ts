@@ -10,12 +10,12 @@ import type { AuditLog, Quotes, Randomness, StorageHealth, Tokens } from "@rideq
 import { Layer } from "effect"
 import { RidequoteApi } from "./Api.js"
 import { BearerAuthLive } from "./BearerAuth.js"
-import { DocsPageLive } from "./DocsPage.js"
+import { DocsPageLive, OPENAPI_PATH } from "./internal/DocsPage.js"
 import { EdgeLive } from "./Edge.js"
 import { ApiHandlersLive } from "./Handlers.js"
 import { RidequoteHttpConfig } from "./HttpConfig.js"
 import type { RidequoteHttpOptions } from "./HttpConfig.js"
-import { AccountRateLimiterLive } from "./RateLimiter.js"
+import { AccountRateLimiterLive } from "./internal/RateLimiter.js"
 
 /** What the application needs from core (and storage). */
 export type HttpHostRequirements = Tokens | Quotes | AuditLog | Randomness | StorageHealth
@@ -38,7 +38,7 @@ export const RidequoteApiLive: Layer.Layer<HttpApi.Api, never, HttpHostRequireme
  */
 export const withRidequoteApp = <A, E, R>(server: Layer.Layer<A, E, R>) =>
   server.pipe(
-    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })),
     Layer.provide(DocsPageLive),
     Layer.provide(EdgeLive),
     Layer.provide(RidequoteApiLive)

@@ -1,9 +1,9 @@
 /**
- * Settings of the HTTP adapter: the per-account rate limit and the request body limit.
- * Hosts pass them to `HttpHostLive`; the server reads `RIDEQUOTE_RATE_LIMIT` through
- * `rateLimitConfig`.
+ * Settings of the HTTP adapter: the per-account rate limit, the request body limit and the
+ * origins allowed to call from a browser (CORS). Hosts pass them to `HttpHostLive` or
+ * `NodeHostLive`; the server reads `RIDEQUOTE_RATE_LIMIT` through `rateLimitConfig`.
  */
-import { Config, Context, Layer } from "effect"
+import { Config, Context, Either, Layer } from "effect"
 
 export interface RateLimit {
   /** Sustained requests per second per account; 0 turns rate limiting off. */
@@ -14,8 +14,14 @@ export interface RateLimit {
 
 export interface RidequoteHttpOptions {
   readonly rateLimit: RateLimit
-  /** Largest accepted request body, in bytes (contract §1: 64 KiB). */
+  /** Largest accepted request body, in bytes (64 KiB by default; docs/api.md, "Rate limits and sizes"). */
   readonly maxBodyBytes: number
+  /**
+   * Origins whose browser pages may call the API (CORS), e.g. `https://app.example.com`; `*`
+   * allows any origin. Empty (the default): CORS is off and browsers keep their same-origin
+   * rule. See docs/api.md, "CORS".
+   */
+  readonly corsOrigins: ReadonlyArray<string>
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimit = { requestsPerSecond: 200, burst: 400 }
@@ -24,7 +30,8 @@ export const DEFAULT_MAX_BODY_BYTES = 64 * 1024
 
 export const defaultHttpOptions: RidequoteHttpOptions = {
   rateLimit: DEFAULT_RATE_LIMIT,
-  maxBodyBytes: DEFAULT_MAX_BODY_BYTES
+  maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+  corsOrigins: []
 }
 
 export class RidequoteHttpConfig extends Context.Tag("@ridequote/http/RidequoteHttpConfig")<
@@ -50,3 +57,22 @@ export const rateLimitConfig: Config.Config<RateLimit> = Config.number("RIDEQUOT
   Config.withDefault(DEFAULT_RATE_LIMIT.requestsPerSecond),
   Config.map(rateLimitPerSecond)
 )
+
+/**
+ * An allowed CORS origin as browsers send it in `Origin`: `scheme://host[:port]` with an
+ * http or https scheme and nothing after the host (`https://app.example.com`), normalized
+ * (lower-case host, default port dropped); or `*` for any origin.
+ */
+export const parseCorsOrigin = (text: string): Either.Either<string, string> => {
+  const trimmed = text.trim()
+  if (trimmed === "*") return Either.right("*")
+  const problem = `${JSON.stringify(text)} is not an origin (scheme://host[:port], e.g. https://app.example.com)`
+  let url: URL
+  try {
+    url = new URL(trimmed)
+  } catch {
+    return Either.left(problem)
+  }
+  const bare = url.pathname === "/" && url.search === "" && url.hash === "" && url.username === "" && url.password === ""
+  return (url.protocol === "http:" || url.protocol === "https:") && bare ? Either.right(url.origin) : Either.left(problem)
+}

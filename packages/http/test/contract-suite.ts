@@ -1,5 +1,5 @@
 /**
- * The endpoint contract (seed + CONTRACT.md §1–5) as a reusable suite: run it against any
+ * The endpoint contract (docs/api.md) as a reusable suite: run it against any
  * storage with `contractSuite(name, makeStorageLayer)`. Every request goes over real HTTP to
  * `HttpHostLive`. Each test is named after the rule it checks.
  */
@@ -57,7 +57,7 @@ const auditOf = (token: string) =>
 export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer, host: Host = "node"): void => {
   describe(`HTTP contract — ${name}, ${host} host`, () => {
     layer(makeTestApp(makeStorageLayer, undefined, host), { excludeTestServices: true, timeout: "60 seconds" })((it) => {
-      // --- seed rules 1–5 ------------------------------------------------------------------
+      // --- route metadata and mode (docs/api.md, "POST /v1/quote") ---------------------------
 
       it.effect("rule 1: neither distanceKm nor durationMinutes → both inferred from pickup and destination", () =>
         Effect.gen(function*() {
@@ -452,7 +452,7 @@ export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer, 
           // A JSON body with charset or a +json type is fine.
           const ok = yield* call("POST", "/v1/quote", { token, body: JSON.stringify(trip), contentType: "application/json; charset=utf-8" })
           expect(ok.status, ok.text).toBe(200)
-          // Contract §5: refused quote requests of an authenticated caller are audited too.
+          // Refused quote requests of an authenticated caller are audited too.
           const refused = (yield* auditOf(token)).filter((e) => e.decision.outcome === "rejected")
           expect(refused.map((e) => (e.decision as { code: string }).code)).toEqual(
             Array.from({ length: 4 }, () => "result:unsupported-media-type")
@@ -499,6 +499,24 @@ export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer, 
             const r = yield* call("GET", `/v1/audit/recent?${q}`, { token })
             expectError(r, 400, "result:invalid-request")
           }
+        }))
+
+      it.effect("audit query: half a cursor or from after to → 400 with a detail naming the parameter", () =>
+        Effect.gen(function*() {
+          const { token } = yield* signedIn()
+          const cases: ReadonlyArray<readonly [string, string, string]> = [
+            [`after-id=${randomUUID()}`, "after-received-at", "after-id and after-received-at must be sent together"],
+            ["after-received-at=2026-01-01T00:00:00.000Z", "after-id", "after-id and after-received-at must be sent together"],
+            ["from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z", "from", "from must not be after to"]
+          ]
+          for (const [query, path, message] of cases) {
+            const r = yield* call("GET", `/v1/audit/recent?${query}`, { token })
+            expectError(r, 400, "result:invalid-request")
+            expect((r.json as { details: unknown }).details, query).toEqual([{ path: [path], message }])
+          }
+          // from equal to to is an empty window, not an error.
+          const same = yield* call("GET", "/v1/audit/recent?from=2026-01-01T00:00:00Z&to=2026-01-01T00:00:00Z", { token })
+          expect(same.status, same.text).toBe(200)
         }))
 
       // --- audit ---------------------------------------------------------------------------

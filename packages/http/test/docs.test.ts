@@ -4,7 +4,7 @@ import { InMemoryAuditLog, InMemoryStorageLive } from "@ridequote/core/testing"
 import { Effect, Layer } from "effect"
 import { request as httpRequest } from "node:http"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
-import { negotiateEncoding } from "../src/index.js"
+import { negotiateEncoding } from "../src/internal/ContentEncoding.js"
 import { makeTestApp, TestServerPort } from "./harness.js"
 
 const App = makeTestApp(() => Layer.mergeAll(InMemoryStorageLive, InMemoryAuditLog))

@@ -35,7 +35,7 @@ const samples: ReadonlyArray<RenderableError> = [
   new RouteUnavailable({ message })
 ]
 
-/** Contract §1's error table: the status of each code. */
+/** The status of each code, as docs/api.md ("Errors") states it. */
 const CONTRACT_STATUS: Readonly<Record<string, number>> = {
   "result:invalid-request": 400,
   "result:route-metadata-incomplete": 400,
@@ -56,7 +56,7 @@ const CONTRACT_STATUS: Readonly<Record<string, number>> = {
 
 describe("error table", () => {
   it("has a row for every renderable error; each body's code is the error's .code, with the contract's status", () => {
-    expect(samples.map((e) => e._tag).sort()).toEqual(Object.keys(errorTable).sort())
+    expect(samples.map((e) => e._tag).sort()).toEqual([...errorTable.keys()].sort())
     for (const e of samples) {
       const { body, status } = errorBody(e)
       expect(body.code).toBe(e.code)
@@ -72,5 +72,16 @@ describe("error table", () => {
       code: "result:account-blocked", message, accountStatus: "Blocked"
     })
     expect(errorBody(new TokenExpired({ message })).body).toEqual({ code: "result:token-expired", message })
+  })
+})
+
+describe("HttpErrors", () => {
+  it("lists every error class of HttpErrors.ts exactly once", async () => {
+    const module = await import("../src/HttpErrors.js")
+    const { HttpErrors } = module
+    const classes = Object.values(module).filter((v) => typeof v === "function" && "fields" in v)
+    expect(new Set(HttpErrors).size).toBe(HttpErrors.length)
+    expect(classes.length).toBe(HttpErrors.length)
+    for (const c of classes) expect(HttpErrors).toContain(c)
   })
 })

@@ -123,8 +123,16 @@ const HttpApiTestServer = (options?: Partial<RidequoteHttpOptions>) =>
       server.address._tag === "TcpAddress" ? Effect.succeed(server.address.port) : Effect.dieMessage("not on TCP"))
   ).pipe(Layer.provideMerge(HttpHostLive(options)), Layer.provideMerge(NodeHttpServer.layerTest))
 
-/** The application under test: the chosen host on a test server, the engine, gated storage. */
-export const makeTestApp = (makeStorage: MakeStorageLayer, options?: Partial<RidequoteHttpOptions>, host: Host = "node") => {
+/**
+ * The application under test: the chosen host on a test server, the engine, gated storage.
+ * With `logger`, every log line (Info and up) goes to it instead of the default logger.
+ */
+export const makeTestApp = (
+  makeStorage: MakeStorageLayer,
+  options?: Partial<RidequoteHttpOptions>,
+  host: Host = "node",
+  logger?: Logger.Logger<unknown, void>
+) => {
   const storage = GatedStorage.pipe(Layer.provide(makeStorage()))
   const ports = Layer.mergeAll(storage, SampleMarketLive, OfflineRouteResolverLive)
   const engine = makeEngineLive().pipe(Layer.provideMerge(ports))
@@ -133,7 +141,11 @@ export const makeTestApp = (makeStorage: MakeStorageLayer, options?: Partial<Rid
     Layer.provideMerge(engine),
     Layer.provideMerge(RandomnessLive),
     // One info line per request would bury the test report; warnings and errors still show.
-    Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+    Layer.provide(
+      logger === undefined
+        ? Logger.minimumLogLevel(LogLevel.Warning)
+        : Layer.merge(Logger.replace(Logger.defaultLogger, logger), Logger.minimumLogLevel(LogLevel.Info))
+    )
   )
 }
 

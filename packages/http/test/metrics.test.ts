@@ -2,7 +2,7 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { InMemoryAuditLog, InMemoryStorageLive } from "@ridequote/core/testing"
 import { Effect, Layer, Metric, MetricBoundaries } from "effect"
-import { renderPrometheus } from "../src/index.js"
+import { renderPrometheus } from "../src/internal/Metrics.js"
 import { checkExposition } from "./exposition.js"
 import { call, makeTestApp, signedIn } from "./harness.js"
 

@@ -29,6 +29,8 @@ import {
   parseDatabaseLocation,
   portOption,
   maxConnectionsOption,
+  corsOriginOption,
+  validateCorsOrigins,
   rateLimitOption,
   refreshIntervalOption,
   requestTimeoutOption,
@@ -60,7 +62,8 @@ const serveCommand = Command.make(
     refreshInterval: refreshIntervalOption,
     rateLimit: rateLimitOption,
     requestTimeout: requestTimeoutOption,
-    maxConnections: maxConnectionsOption
+    maxConnections: maxConnectionsOption,
+    corsOrigins: corsOriginOption
   },
   (options) =>
     Effect.gen(function*() {
@@ -74,6 +77,7 @@ const serveCommand = Command.make(
         rateLimit: yield* validateRateLimit(options.rateLimit),
         requestTimeoutMs: 1000 * (yield* validateCount("request-timeout", "RIDEQUOTE_REQUEST_TIMEOUT")(options.requestTimeout)),
         maxConnections: yield* validateCount("max-connections", "RIDEQUOTE_MAX_CONNECTIONS")(options.maxConnections),
+        corsOrigins: yield* validateCorsOrigins(options.corsOrigins),
         jwtSecret: yield* jwtSecretConfig
       }
       // Loaded on demand: the HTTP stack is the slowest part of startup and the operator

@@ -42,7 +42,10 @@ export const ServeLive = (settings: ServeSettings) => {
     requestTimeoutMs: settings.requestTimeoutMs,
     maxConnections: settings.maxConnections
   }).pipe(
-    Layer.provide(NodeHostLive({ rateLimit: rateLimitPerSecond(settings.rateLimit) }, { requestLog: requestLogLine })),
+    Layer.provide(NodeHostLive(
+      { rateLimit: rateLimitPerSecond(settings.rateLimit), corsOrigins: settings.corsOrigins },
+      { requestLog: requestLogLine }
+    )),
     Layer.provide(core),
     // Logged once the API is attached to the listening socket: from this line on, requests
     // are answered. Operators and tests wait for it.
@@ -58,7 +61,8 @@ export const ServeLive = (settings: ServeSettings) => {
           refreshIntervalSeconds: Duration.toSeconds(settings.refreshInterval),
           rateLimit: settings.rateLimit,
           requestTimeoutMs: settings.requestTimeoutMs,
-          maxConnections: settings.maxConnections
+          maxConnections: settings.maxConnections,
+          corsOrigins: settings.corsOrigins
         })
       )
     })

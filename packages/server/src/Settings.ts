@@ -18,7 +18,7 @@ import { parseRoutesChoice } from "@ridequote/routes"
 import type { RoutesChoice } from "@ridequote/routes"
 import * as Either from "effect/Either"
 // The light config module only: the HTTP stack itself loads when `serve` runs.
-import { DEFAULT_RATE_LIMIT as HTTP_DEFAULT_RATE_LIMIT } from "@ridequote/http/config"
+import { DEFAULT_RATE_LIMIT as HTTP_DEFAULT_RATE_LIMIT, parseCorsOrigin } from "@ridequote/http/config"
 
 export const DEFAULT_PORT = 8080
 export const DEFAULT_HOST = "127.0.0.1"
@@ -151,6 +151,32 @@ export const maxConnectionsOption = Options.integer("max-connections").pipe(
   Options.withFallbackConfig(Config.integer("RIDEQUOTE_MAX_CONNECTIONS"))
 )
 
+export const corsOriginOption = Options.text("cors-origin").pipe(
+  Options.withDescription(
+    "An origin whose browser pages may call the API (CORS), e.g. https://app.example.com; repeat for more, * allows any. Default none: CORS off. Env RIDEQUOTE_CORS_ORIGINS (comma-separated)."
+  ),
+  Options.repeated
+)
+
+/** `--cors-origin` (repeated) or, when none is given, RIDEQUOTE_CORS_ORIGINS (comma-separated), each checked. */
+export const validateCorsOrigins = (
+  flags: ReadonlyArray<string>
+): Effect.Effect<ReadonlyArray<string>, SettingInvalid | ConfigError.ConfigError> =>
+  Effect.gen(function*() {
+    const texts = flags.length > 0
+      ? flags
+      : (yield* Config.withDefault(Config.string("RIDEQUOTE_CORS_ORIGINS"), "")).split(",").filter((t) => t.trim() !== "")
+    const origins: Array<string> = []
+    for (const text of texts) {
+      const parsed = parseCorsOrigin(text)
+      if (Either.isLeft(parsed)) {
+        return yield* new SettingInvalid({ message: `--cors-origin / RIDEQUOTE_CORS_ORIGINS: ${parsed.left}` })
+      }
+      origins.push(parsed.right)
+    }
+    return origins
+  })
+
 /** A whole number ≥ 0 for a setting named by its flag and variable. */
 export const validateCount = (flag: string, variable: string) => (n: number): Effect.Effect<number, SettingInvalid> =>
   Number.isInteger(n) && n >= 0
@@ -276,5 +302,7 @@ export interface ServeSettings {
   readonly requestTimeoutMs: number
   /** Open connections at most; 0 = no limit. */
   readonly maxConnections: number
+  /** Origins allowed to call from a browser (CORS); empty = CORS off. */
+  readonly corsOrigins: ReadonlyArray<string>
   readonly jwtSecret: Option.Option<Redacted.Redacted<string>>
 }

@@ -514,7 +514,7 @@ export interface operations {
             /** @description IssuedToken */
             200: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -525,7 +525,7 @@ export interface operations {
             /** @description Invalid request */
             400: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -536,7 +536,7 @@ export interface operations {
             /** @description InvalidCredentials */
             401: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     /** @description Bearer error="invalid_token" when a token was presented, Bearer realm="ridequote" when none was */
                     "WWW-Authenticate"?: string;
@@ -549,7 +549,7 @@ export interface operations {
             /** @description AccountBlocked */
             403: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -560,7 +560,7 @@ export interface operations {
             /** @description InternalError */
             500: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -571,7 +571,7 @@ export interface operations {
             /** @description StorageUnavailable */
             503: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -597,7 +597,7 @@ export interface operations {
             /** @description RevokeResult */
             200: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -608,7 +608,7 @@ export interface operations {
             /** @description Invalid request */
             400: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -619,7 +619,7 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     /** @description Bearer error="invalid_token" when a token was presented, Bearer realm="ridequote" when none was */
                     "WWW-Authenticate"?: string;
@@ -632,7 +632,7 @@ export interface operations {
             /** @description TokenNotFound */
             404: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -643,7 +643,7 @@ export interface operations {
             /** @description PayloadTooLarge */
             413: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -654,7 +654,7 @@ export interface operations {
             /** @description UnsupportedMediaType */
             415: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -665,7 +665,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     /** @description Seconds until a request is accepted again */
                     "Retry-After"?: number;
@@ -678,7 +678,7 @@ export interface operations {
             /** @description InternalError */
             500: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -689,7 +689,7 @@ export interface operations {
             /** @description AccessViewStale */
             503: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -711,7 +711,7 @@ export interface operations {
             /** @description Account */
             200: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -722,7 +722,7 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     /** @description Bearer error="invalid_token" when a token was presented, Bearer realm="ridequote" when none was */
                     "WWW-Authenticate"?: string;
@@ -735,7 +735,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     /** @description Seconds until a request is accepted again */
                     "Retry-After"?: number;
@@ -748,7 +748,7 @@ export interface operations {
             /** @description InternalError */
             500: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -759,7 +759,7 @@ export interface operations {
             /** @description AccessViewStale */
             503: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -785,7 +785,7 @@ export interface operations {
             /** @description QuoteResponse */
             200: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -796,7 +796,7 @@ export interface operations {
             /** @description Invalid request */
             400: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -807,7 +807,7 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     /** @description Bearer error="invalid_token" when a token was presented, Bearer realm="ridequote" when none was */
                     "WWW-Authenticate"?: string;
@@ -820,7 +820,7 @@ export interface operations {
             /** @description AccountBlocked */
             403: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -831,7 +831,7 @@ export interface operations {
             /** @description PayloadTooLarge */
             413: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -842,7 +842,7 @@ export interface operations {
             /** @description UnsupportedMediaType */
             415: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -853,7 +853,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     /** @description Seconds until a request is accepted again */
                     "Retry-After"?: number;
@@ -866,7 +866,7 @@ export interface operations {
             /** @description InternalError */
             500: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -877,7 +877,7 @@ export interface operations {
             /** @description AccessViewStale */
             503: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -907,7 +907,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     /** @description <next page URL>; rel="next" when more entries exist */
                     Link?: string;
@@ -920,7 +920,7 @@ export interface operations {
             /** @description Invalid request */
             400: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -931,7 +931,7 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     /** @description Bearer error="invalid_token" when a token was presented, Bearer realm="ridequote" when none was */
                     "WWW-Authenticate"?: string;
@@ -944,7 +944,7 @@ export interface operations {
             /** @description RateLimited */
             429: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     /** @description Seconds until a request is accepted again */
                     "Retry-After"?: number;
@@ -957,7 +957,7 @@ export interface operations {
             /** @description InternalError */
             500: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -968,7 +968,7 @@ export interface operations {
             /** @description AccessViewStale */
             503: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -990,7 +990,7 @@ export interface operations {
             /** @description HealthStatus */
             200: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -1001,7 +1001,7 @@ export interface operations {
             /** @description InternalError */
             500: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -1023,7 +1023,7 @@ export interface operations {
             /** @description HealthStatus */
             200: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -1034,7 +1034,7 @@ export interface operations {
             /** @description InternalError */
             500: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -1045,7 +1045,7 @@ export interface operations {
             /** @description StorageUnavailable */
             503: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -1067,7 +1067,7 @@ export interface operations {
             /** @description a string */
             200: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -1078,7 +1078,7 @@ export interface operations {
             /** @description InternalError */
             500: {
                 headers: {
-                    /** @description UUID of this request; on POST /v1/quote also the quote's requestId and audit key */
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };

@@ -14,7 +14,10 @@ import { AccountStore } from "../ports/AccountStore.js"
 import type { StoredAccount } from "../ports/AccountStore.js"
 
 export const DEFAULT_REFRESH_INTERVAL = Duration.seconds(5)
-/** Contract §2: a view older than this refuses bearer calls (503) rather than honour a revoked token. */
+/**
+ * A view older than this refuses bearer calls (503) rather than honour a token that may have
+ * been revoked elsewhere (docs/security.md, "Failing closed").
+ */
 export const MAX_STALENESS = Duration.seconds(60)
 
 export interface AccessSnapshotConfig {

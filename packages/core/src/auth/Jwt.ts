@@ -1,5 +1,5 @@
 /**
- * HS256 JSON Web Tokens on node:crypto (contract §2).
+ * HS256 JSON Web Tokens on node:crypto (docs/security.md, "Bearer tokens").
  *
  * Hand-rolled rather than `jose` because verification sits on every bearer call and an
  * HMAC-SHA256 plus a constant-time compare is ~9× faster here (ARCHITECTURE, "JWT" row). The
@@ -15,7 +15,7 @@
  *   pinned to `ridequote`;
  * - `exp` is checked against the injected clock: a token is expired once now ≥ exp.
  *
- * Error mapping (contract §1): not a well-formed JWT → `Unauthorized`; anything well formed
+ * Error mapping (docs/api.md, "Errors"): not a well-formed JWT → `Unauthorized`; anything well formed
  * that we did not sign or do not accept → `TokenInvalid`; past `exp` → `TokenExpired`.
  */
 import { createHmac, createSecretKey, timingSafeEqual } from "node:crypto"

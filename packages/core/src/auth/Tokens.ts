@@ -1,4 +1,4 @@
-/** Tokens: issue, verify and revoke HS256 JWTs (contract §2). */
+/** Tokens: issue, verify and revoke HS256 JWTs (docs/security.md, "Bearer tokens" and "Revocation"). */
 import { Clock, Context, DateTime, Effect, Layer, Option, Redacted, Schema } from "effect"
 import type { Account } from "../Account.js"
 import {

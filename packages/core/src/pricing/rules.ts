@@ -1,5 +1,6 @@
 /**
- * The quote rules of the seed (1–5) and the contract's bounds (§4), as pure, total functions.
+ * The quote's rules (route metadata, mode) and bounds, as pure, total functions; docs/api.md,
+ * "POST /v1/quote", states them for callers.
  * `Quotes` applies them in order; each is property-tested on its own.
  */
 import { DateTime, Either } from "effect"
@@ -9,13 +10,13 @@ import { MAX_ABS_LATITUDE, MAX_ABS_LONGITUDE } from "../Geo.js"
 import type { Mode, RouteSource } from "../Quote.js"
 import { MAX_DISTANCE_KM, MAX_DURATION_MINUTES, MAX_SCHEDULE_AHEAD_DAYS } from "../Quote.js"
 
-/** Seed rules 4–5: a trip at least this far ahead is priced as Scheduled. */
+/** A trip at least this far ahead (30 minutes) is priced as Scheduled, nearer ones as Realtime. */
 export const SCHEDULED_THRESHOLD_MINUTES = 30
 const SCHEDULED_THRESHOLD_MS = SCHEDULED_THRESHOLD_MINUTES * 60_000
 const MAX_SCHEDULE_AHEAD_MS = MAX_SCHEDULE_AHEAD_DAYS * 86_400_000
 
 /**
- * Seed rules 4–5: Scheduled iff scheduledAt ≥ now + 30 min (exactly 30 min is Scheduled);
+ * Scheduled iff scheduledAt ≥ now + 30 min (exactly 30 min is Scheduled);
  * absent, sooner, or in the past is Realtime.
  */
 export const selectMode = (scheduledAt: DateTime.Utc | undefined, now: DateTime.Utc): Mode =>
@@ -32,7 +33,7 @@ export type RouteMetadata =
 const RESOLVE: RouteMetadata = { _tag: "Resolve" }
 
 /**
- * Seed rules 1–3: both distanceKm and durationMinutes → use them; neither → resolve both from
+ * Both distanceKm and durationMinutes → use them; neither → resolve both from
  * pickup and destination; exactly one → RouteMetadataIncomplete.
  */
 export const routeMetadataRule = (request: {
@@ -53,7 +54,7 @@ export const routeMetadataRule = (request: {
   )
 }
 
-/** Contract §4: scheduledAt at most 90 days ahead of now (exactly 90 days is allowed). */
+/** scheduledAt at most 90 days ahead of now (exactly 90 days is allowed): no market data reaches further. */
 export const scheduleBoundRule = (
   scheduledAt: DateTime.Utc | undefined,
   now: DateTime.Utc
@@ -73,7 +74,7 @@ const inLatitude = (x: number): boolean => Number.isFinite(x) && Math.abs(x) <= 
 const inLongitude = (x: number): boolean => Number.isFinite(x) && Math.abs(x) <= MAX_ABS_LONGITUDE
 
 /**
- * Contract §4 coordinate bounds. The HTTP schema already enforces them; core checks again
+ * Coordinate bounds. The HTTP schema already enforces them; core checks again
  * because embedders may build a QuoteRequest without decoding it.
  */
 export const coordinatesRule = (request: {
@@ -97,7 +98,7 @@ const inDistance = (x: number): boolean => Number.isFinite(x) && x > 0 && x <= M
 const inDuration = (x: number): boolean => Number.isFinite(x) && x > 0 && x <= MAX_DURATION_MINUTES
 
 /**
- * Contract §4: distanceKm ∈ (0, 1000], durationMinutes ∈ (0, 1440], for supplied and resolved
+ * distanceKm ∈ (0, 1000], durationMinutes ∈ (0, 1440], for supplied and resolved
  * routes alike. A resolved route out of bounds is the caller's trip, not our failure: 400, and
  * the message says the figures were inferred (e.g. pickup and destination on two continents).
  */

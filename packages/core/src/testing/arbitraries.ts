@@ -74,7 +74,7 @@ const scheduledAtFrom = (now: DateTime.Utc): fc.Arbitrary<DateTime.Utc | undefin
 const withOptional = <A extends object>(base: A, key: string, value: unknown): A =>
   value === undefined ? base : { ...base, [key]: value }
 
-/** Valid quote requests: within every bound of contract §4, so each one must be quoted. */
+/** Valid quote requests: within every bound of the quote (docs/api.md, "POST /v1/quote"), so each one must be quoted. */
 export const arbitraryQuoteRequest = (options: QuoteRequestOptions = {}): fc.Arbitrary<QuoteRequest> => {
   const now = options.now ?? EPOCH
   const supplied = fc
@@ -99,7 +99,7 @@ export const arbitraryQuoteRequest = (options: QuoteRequestOptions = {}): fc.Arb
   }
 }
 
-/** Requests with exactly one of distanceKm and durationMinutes (seed rule 3). */
+/** Requests with exactly one of distanceKm and durationMinutes (400 result:route-metadata-incomplete). */
 export const arbitraryIncompleteRouteRequest = (options: { readonly now?: DateTime.Utc } = {}): fc.Arbitrary<QuoteRequest> =>
   fc
     .record({

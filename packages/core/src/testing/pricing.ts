@@ -1,5 +1,5 @@
 /**
- * In-memory audit log: the AuditLog port without a database, paging exactly like contract §5
+ * In-memory audit log: the AuditLog port without a database, paging exactly like the storage adapters (docs/api.md, "GET /v1/audit/recent")
  * (newest first by receivedAt desc then requestId desc, keyset `after`, from inclusive, to
  * exclusive, `next` when more entries exist). For tests, examples and benchmarks.
  */

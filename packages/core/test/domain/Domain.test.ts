@@ -10,7 +10,7 @@ const decodeQuote = Schema.decodeUnknownEither(QuoteRequest)
 const pickup = { latitude: 40.758, longitude: -73.9855 }
 const destination = { latitude: 40.6413, longitude: -73.7781 }
 
-describe("QuoteRequest bounds (contract §4)", () => {
+describe("QuoteRequest bounds", () => {
   it("accepts a minimal request", () => {
     expect(Either.isRight(decodeQuote({ pickup, destination }))).toBe(true)
   })
@@ -50,7 +50,7 @@ describe("Account", () => {
   })
 })
 
-describe("RevokeRequest (contract §2)", () => {
+describe("RevokeRequest", () => {
   const decode = Schema.decodeUnknownEither(RevokeRequest)
   const jti = "9b2d7c3e-1f4a-4b8e-9c2d-7e6f5a4b3c2d"
   it("exactly one of jti or all: true", () => {

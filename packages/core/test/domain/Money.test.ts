@@ -6,7 +6,7 @@ const USD = Schema.decodeSync(Currency)("USD")
 const JPY = Schema.decodeSync(Currency)("JPY")
 const KWD = Schema.decodeSync(Currency)("KWD")
 
-describe("Money (contract §1: prices rounded to the currency's minor unit)", () => {
+describe("Money (prices rounded to the currency's minor unit)", () => {
   it("knows minor-unit digits", () => {
     expect(minorDigits(USD)).toBe(2)
     expect(minorDigits(JPY)).toBe(0)

@@ -4,7 +4,7 @@ import { Timestamp, parseIsoTimestamp } from "../../src/Timestamp.js"
 
 const decode = Schema.decodeUnknownEither(Timestamp)
 
-describe("Timestamp (contract §1: ISO 8601, strict)", () => {
+describe("Timestamp (ISO 8601, strict)", () => {
   it("accepts UTC with milliseconds and encodes back identically", () => {
     const s = "2026-11-22T10:15:30.123Z"
     const dt = Either.getOrThrow(decode(s))

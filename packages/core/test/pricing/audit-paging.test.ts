@@ -1,4 +1,4 @@
-/** InMemoryAuditLog paging, exactly as contract §5 describes it. */
+/** InMemoryAuditLog paging, exactly as docs/api.md ("GET /v1/audit/recent") describes it. */
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Effect } from "effect"
 import type { AuditRecord } from "../../src/Audit.js"
@@ -37,7 +37,7 @@ const withRecords = <A, E, R extends AuditLog | InMemoryAudit>(body: (log: Audit
 const ids = (page: { readonly entries: ReadonlyArray<{ readonly requestId: RequestId }> }) =>
   page.entries.map((e) => Number.parseInt(e.requestId.slice(-4), 16))
 
-describe("in-memory audit log (contract §5)", () => {
+describe("in-memory audit log (paging as docs/api.md describes it)", () => {
   it.effect("newest first: receivedAt desc, then requestId desc; only the caller's entries", () =>
     withRecords((log) =>
       Effect.gen(function*() {

@@ -1,4 +1,4 @@
-/** One test per seed rule (1–5) and per contract §4/§5 rule, through `Quotes.quote`. */
+/** One test per quote rule, bound and audit rule of docs/api.md ("POST /v1/quote"), through `Quotes.quote`. */
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Effect, Exit, Layer, TestClock } from "effect"
 import type { BehaviorId } from "../../src/Ids.js"
@@ -37,7 +37,7 @@ const quoteAt = (request: QuoteRequest, options: Parameters<typeof engine>[0] = 
 const failureCode = (exit: Exit.Exit<unknown, { readonly code: string }>): string | undefined =>
   Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error.code : undefined
 
-describe("seed rules", () => {
+describe("route metadata and mode rules", () => {
   it.effect("rule 1: neither distanceKm nor durationMinutes → the resolver infers both from pickup and destination", () =>
     Effect.gen(function*() {
       const resolver = recordingResolver({ distanceKm: 7.5, durationMinutes: 18 })
@@ -111,7 +111,7 @@ describe("seed rules", () => {
     }))
 })
 
-describe("contract §4 quotes", () => {
+describe("quote bounds", () => {
   it.effect("scheduledAt more than 90 days ahead → result:invalid-request; exactly 90 days is accepted", () =>
     Effect.gen(function*() {
       expect(failureCode((yield* quoteAt({ ...supplied, scheduledAt: at(90 * DAY + 1) })).exit)).toBe(
@@ -264,7 +264,7 @@ describe("contract §4 quotes", () => {
     }))
 })
 
-describe("contract §5 audit", () => {
+describe("audit of every quote request", () => {
   it.effect("a quote is recorded before it is returned, with request, requestId and receivedAt", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(NOW_MS)

@@ -37,19 +37,21 @@ import {
 import type { Caller } from "@ridequote/core"
 import { Cause, Context, DateTime, Effect, Exit, Layer, Redacted, Runtime, Schema } from "effect"
 import { makeAuthenticate } from "../BearerAuth.js"
-import { failureHead, JSON_UTF8, pathOf, routeMethods } from "../Edge.js"
-import { unsafeRecordRequest } from "../Metrics.js"
-import { makeRequestLog } from "../RequestLog.js"
-import type { RequestLogWriter } from "../RequestLog.js"
+import { makeCorsPolicy } from "../internal/Cors.js"
+import { callerRequestId } from "../internal/CurrentRequest.js"
+import { errorBodyRequestId, failureHead, JSON_UTF8, pathOf, routeMethods } from "../Edge.js"
+import { unsafeRecordRequest } from "../internal/Metrics.js"
+import { makeRequestLog } from "../internal/RequestLog.js"
+import type { RequestLogWriter } from "../internal/RequestLog.js"
 import { priceQuote, secretInQuery } from "../Handlers.js"
 import { withRidequoteApp } from "../Host.js"
 import type { HttpHostRequirements } from "../Host.js"
 import { RidequoteHttpConfig } from "../HttpConfig.js"
 import type { RidequoteHttpOptions } from "../HttpConfig.js"
-import { boundedBody, decodeJsonBytes, jsonHeadProblem } from "../JsonBody.js"
+import { boundedBody, decodeJsonBytes, jsonHeadProblem } from "../internal/JsonBody.js"
 import type { PayloadTooLarge } from "../HttpErrors.js"
-import { AccountRateLimiter, AccountRateLimiterLive } from "../RateLimiter.js"
-import { endpointPath } from "../EndpointPaths.js"
+import { AccountRateLimiter, AccountRateLimiterLive } from "../internal/RateLimiter.js"
+import { endpointPath } from "../internal/EndpointPaths.js"
 
 export interface NodeHostOptions {
   /**
@@ -241,6 +243,8 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
     const routes = routeMethods()
     const runFork = Runtime.runFork(runtime)
     const log = makeRequestLog(runtime, nowMs, requestLog)
+    // Undefined while CORS is off: the hot path then does nothing for it.
+    const cors = makeCorsPolicy((yield* RidequoteHttpConfig).corsOrigins)
 
     const answered = (route: HotRoute, requestId: string, status: number, startMs: number): void => {
       const durationMs = nowMs() - startMs
@@ -255,33 +259,37 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
       response: ServerResponse,
       cause: Cause.Cause<unknown>,
       requestId: string,
+      responseId: string,
       startMs: number
     ): void => {
       const where = { path: route.route, method: route.method, route: route.route, authorization: header(request, "authorization") }
+      const bodyId = errorBodyRequestId(route.route, requestId, responseId)
       // Synchronous: failureHead only logs (for a 500) besides computing the row.
-      const head = Runtime.runSync(runtime)(failureHead(cause, where, routes, requestId))
+      const head = Runtime.runSync(runtime)(failureHead(cause, where, routes, bodyId))
       // A body left unread past the drain limit: answer, then drop the connection.
       const close = head.status === 413 && !request.complete
-      writeJson(response, head.status, JSON.stringify(head.body), requestId, head.headers, close)
+      writeJson(response, head.status, JSON.stringify(head.body), responseId, head.headers, close)
       if (close) response.once("finish", () => request.socket.destroy())
-      answered(route, requestId, head.status, startMs)
+      answered(route, responseId, head.status, startMs)
     }
 
     const serveHot = (route: HotRoute, request: IncomingMessage, response: ServerResponse): void => {
       const startMs = nowMs()
       const requestId = RequestId.make(randomness.unsafeUuidV4())
+      // The header, error bodies and the log line carry the caller's id when well-formed.
+      const responseId = callerRequestId(header(request, "x-request-id")) ?? requestId
       if (route.serve._tag === "Constant") {
         const { json, status } = route.serve.answer
-        writeJson(response, status, json, requestId, undefined, false)
-        return answered(route, requestId, status, startMs)
+        writeJson(response, status, json, responseId, undefined, false)
+        return answered(route, responseId, status, startMs)
       }
       const fiber = runFork(route.serve.run(request, { requestId, receivedAt: DateTime.unsafeMake(startMs) }))
       fiber.addObserver((exit) => {
         if (Exit.isSuccess(exit)) {
-          writeJson(response, exit.value.status, exit.value.json, requestId, undefined, false)
-          answered(route, requestId, exit.value.status, startMs)
+          writeJson(response, exit.value.status, exit.value.json, responseId, undefined, false)
+          answered(route, responseId, exit.value.status, startMs)
         } else if (!Cause.isInterruptedOnly(exit.cause)) {
-          fail(route, request, response, exit.cause, requestId, startMs)
+          fail(route, request, response, exit.cause, requestId, responseId, startMs)
         }
         // Interrupted only: the client went away, there is nobody to answer.
       })
@@ -293,6 +301,10 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
     const listener: NodeRequestListener = (request, response) => {
       const route = hot.get(`${request.method} ${pathOf(request.url ?? "/")}`)
       if (route === undefined) return fallback(request, response)
+      // Merged into the head writeJson writes (preflights are not hot: they go to the fallback).
+      if (cors !== undefined) {
+        for (const [name, value] of Object.entries(cors.responseHeaders(header(request, "origin")))) response.setHeader(name, value)
+      }
       serveHot(route, request, response)
     }
     return listener

@@ -4,5 +4,5 @@
  */
 export { NodeHost, NodeHostLive } from "./NodeHost.js"
 export type { NodeHostOptions, NodeRequestListener } from "./NodeHost.js"
-export { makeRequestLog } from "../RequestLog.js"
-export type { RequestLogFields, RequestLogWriter } from "../RequestLog.js"
+export { makeRequestLog } from "../internal/RequestLog.js"
+export type { RequestLogFields, RequestLogWriter } from "../internal/RequestLog.js"

@@ -13,10 +13,12 @@
 import { HttpApiBuilder, HttpApiScalar, HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApi } from "@effect/platform"
 import { Effect, Layer } from "effect"
-import { RidequoteApi } from "./Api.js"
+import { RidequoteApi } from "../Api.js"
 import { compress, negotiateEncoding } from "./ContentEncoding.js"
 
 export const DOCS_PATH = "/docs"
+/** Where the OpenAPI document of `RidequoteApi` is served. */
+export const OPENAPI_PATH = "/openapi.json"
 
 /**
  * Scalar's configuration. `withDefaultFonts: false` keeps it from loading Inter and JetBrains

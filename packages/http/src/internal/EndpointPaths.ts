@@ -3,7 +3,7 @@
  * changed in the contract changes everywhere it is served, logged or linked.
  */
 import { HttpApi } from "@effect/platform"
-import { RidequoteApi } from "./Api.js"
+import { RidequoteApi } from "../Api.js"
 
 const paths = new Map<string, string>()
 HttpApi.reflect(RidequoteApi, {

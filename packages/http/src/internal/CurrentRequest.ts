@@ -31,3 +31,19 @@ export const currentRequest: Effect.Effect<RequestIdentity, never, Randomness> =
   FiberRef.get(CurrentRequest),
   Option.match({ onNone: () => newRequestIdentity, onSome: Effect.succeed })
 )
+
+/**
+ * A caller's own `X-Request-Id` is well-formed when it is 1 to 128 characters of
+ * `A–Z a–z 0–9 . _ : -` (a UUID, a ULID, `trace-42:7`…): enough for any id scheme, and
+ * nothing that needs escaping in a header, a JSON body or a log line.
+ */
+const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+/**
+ * The caller's `X-Request-Id` when it is well-formed, else undefined (a malformed one is
+ * ignored, never an error). Hosts answer with it — response header, error body, log line —
+ * instead of the request's own id, so that callers can correlate; the request keeps its own
+ * id for what the service identifies by it (a quote's `requestId`, its audit key).
+ */
+export const callerRequestId = (header: string | undefined): string | undefined =>
+  header !== undefined && WELL_FORMED_REQUEST_ID.test(header) ? header : undefined

@@ -1,5 +1,5 @@
 /**
- * Reading a JSON request body under the contract's rules (§1): a content type other than
+ * Reading a JSON request body under the API's rules (docs/api.md, "Errors"): a content type other than
  * JSON is 415, more than the body limit is 413 (declared by Content-Length or found while
  * reading a chunked body), bytes that are not UTF-8 or text that is not JSON are 400, and a
  * body that does not match the schema is 400 with one detail per field. Unknown fields are
@@ -11,7 +11,7 @@ import type { HttpServerRequest } from "@effect/platform"
 import { InvalidRequest } from "@ridequote/core"
 import { Effect, Either, Schema, Stream } from "effect"
 import { invalidRequestFromParseError } from "./FieldIssues.js"
-import { PayloadTooLarge, UnsupportedMediaType } from "./HttpErrors.js"
+import { PayloadTooLarge, UnsupportedMediaType } from "../HttpErrors.js"
 
 /**
  * An oversized chunked body is still read (and thrown away) up to this many bytes, so the

@@ -43,7 +43,10 @@ const collectRefs = (node: unknown, into: Set<string>): void => {
   }
 }
 
-const transformOperation = (path: string, method: string, op: Json): Json => {
+/** The audit endpoint (group "audit", endpoint "recent"), which pages with a Link header. */
+const AUDIT_OPERATION = "audit.recent"
+
+const transformOperation = (method: string, op: Json): Json => {
   const responses: Json = {}
   for (const [status, response] of Object.entries(isRecord(op.responses) ? op.responses : {})) {
     if (!isRecord(response)) continue
@@ -60,10 +63,11 @@ const transformOperation = (path: string, method: string, op: Json): Json => {
       next = { ...next, content }
     }
     const headers: Json = {
-      "X-Request-Id": header("UUID of this request; on POST /v1/quote also the quote's requestId and audit key", {
-        type: "string",
-        format: "uuid"
-      })
+      "X-Request-Id": header(
+        "The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), " +
+          "else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key",
+        { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" }
+      )
     }
     if (status === "401") {
       headers["WWW-Authenticate"] = header(
@@ -71,7 +75,7 @@ const transformOperation = (path: string, method: string, op: Json): Json => {
       )
     }
     if (status === "429") headers["Retry-After"] = header("Seconds until a request is accepted again", { type: "integer", minimum: 1 })
-    if (status === "200" && path === "/v1/audit/recent") {
+    if (status === "200" && op.operationId === AUDIT_OPERATION) {
       headers["Link"] = header("<next page URL>; rel=\"next\" when more entries exist")
     }
     next = { ...next, headers }
@@ -94,7 +98,7 @@ export const ApiDocumentTransform = (spec: Record<string, unknown>): Record<stri
   for (const [path, item] of Object.entries(isRecord(spec.paths) ? spec.paths : {})) {
     if (!isRecord(item)) continue
     const ops: Json = {}
-    for (const [method, op] of Object.entries(item)) ops[method] = isRecord(op) ? transformOperation(path, method, op) : op
+    for (const [method, op] of Object.entries(item)) ops[method] = isRecord(op) ? transformOperation(method, op) : op
     paths[path] = ops
   }
   // Keep only the schemas reachable from the paths (and the ones kept on purpose).

@@ -1,12 +1,12 @@
 /**
- * Per-account token buckets (contract §1: 200 requests/s with bursts of 400 by default, per
+ * Per-account token buckets (200 requests/s with bursts of 400 by default, per
  * account and per instance). Time comes from `Clock`, so tests drive it with `TestClock`.
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import type { AccountId } from "@ridequote/core"
-import { RateLimited } from "./HttpErrors.js"
-import { RidequoteHttpConfig } from "./HttpConfig.js"
-import type { RateLimit } from "./HttpConfig.js"
+import { RateLimited } from "../HttpErrors.js"
+import { RidequoteHttpConfig } from "../HttpConfig.js"
+import type { RateLimit } from "../HttpConfig.js"
 
 export interface AccountRateLimiter {
   /** Takes one request from the account's bucket, or fails with how long until one is back. */

@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config"
 // One vitest run over every package and example (`pnpm test`).
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "tools/test/**/*.test.ts"],
     reporters: ["default", "./tools/summary-reporter.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -1,0 +1,68 @@
+/**
+ * Every dependency a workspace manifest declares is imported by that package, or is a peer
+ * another dependency needs and the manifest says so: its `"//peers"` object names it, with
+ * whose peer it is. A dependency nothing uses is then caught when the last import goes.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+
+const ROOT = join(import.meta.dirname, "..", "..")
+const SKIP = new Set(["node_modules", "dist", "scratch", ".scratch"])
+
+const manifests = ["packages", "examples"].flatMap((group) =>
+  readdirSync(join(ROOT, group)).map((name) => join(ROOT, group, name)).filter((dir) => {
+    try {
+      return statSync(join(dir, "package.json")).isFile()
+    } catch {
+      return false
+    }
+  })
+)
+
+const codeFiles = (dir: string): Array<string> =>
+  readdirSync(dir).flatMap((name) => {
+    if (SKIP.has(name)) return []
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return codeFiles(path)
+    return /\.(ts|mts|cts|js|mjs|cjs)$/.test(name) ? [path] : []
+  })
+
+/** Module names a file imports: `from "x"`, `import("x")`, `require("x")`, `import "x"`. */
+const importedNames = (text: string): Set<string> => {
+  const names = new Set<string>()
+  for (const m of text.matchAll(/(?:from\s*|import\s*\(\s*|require\s*\(\s*|resolve\s*\(\s*|import\s+)["']([^"'.][^"']*)["']/g)) {
+    const spec = m[1] ?? ""
+    const parts = spec.split("/")
+    names.add(spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0] ?? spec)
+  }
+  return names
+}
+
+interface Manifest {
+  readonly name: string
+  readonly dependencies?: Record<string, string>
+  readonly devDependencies?: Record<string, string>
+  readonly "//peers"?: Record<string, string>
+}
+
+describe("workspace manifests", () => {
+  for (const dir of manifests) {
+    const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest
+    it(`${manifest.name}: every dependency is imported, or noted as a peer`, () => {
+      const used = new Set<string>()
+      for (const file of codeFiles(dir)) for (const name of importedNames(readFileSync(file, "utf8"))) used.add(name)
+      const peers = manifest["//peers"] ?? {}
+      const declared = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {})]
+      const typesOf = (name: string) => name.startsWith("@types/") ? name.slice("@types/".length) : undefined
+      const unexplained = declared.filter((name) => {
+        const typed = typesOf(name)
+        if (typed !== undefined) return !used.has(typed)
+        return !used.has(name) && peers[name] === undefined
+      })
+      expect(unexplained).toEqual([])
+      // A note for a dependency that is not declared (or is imported after all) is stale.
+      expect(Object.keys(peers).filter((name) => !declared.includes(name) || used.has(name))).toEqual([])
+    })
+  }
+})

@@ -97,26 +97,26 @@ const rewrite = (paragraph: string): string | undefined => {
 }
 
 /** Words of `text` in lines of at most `width` columns, each prefixed by `indent`. */
-export const wrap = (text: string, width: number, indent = ""): Array<string> => {
-  const room = Math.max(20, width - indent.length)
+export const wrap = (text: string, width: number, indent = "", hanging = indent): Array<string> => {
   const lines: Array<string> = []
   let line = ""
+  const prefix = () => (lines.length === 0 ? indent : hanging)
   for (const word of text.split(/\s+/).filter((w) => w !== "")) {
     if (line === "") line = word
-    else if (line.length + 1 + word.length <= room) line += ` ${word}`
+    else if (prefix().length + line.length + 1 + word.length <= width) line += ` ${word}`
     else {
-      lines.push(indent + line)
+      lines.push(prefix() + line)
       line = word
     }
   }
-  if (line !== "") lines.push(indent + line)
+  if (line !== "") lines.push(prefix() + line)
   return lines
 }
 
 /**
  * The shape of @effect/cli 0.77's command descriptors, read to walk the tree of commands:
  * `CommandDescriptor.getSubcommands` flattens it (a group's children come back without their
- * own children). cli.test.ts renders the help of every command, so a change of shape fails there.
+ * own children). help.test.ts renders the help of every command, so a change of shape fails there.
  */
 type DescriptorNode =
   | { readonly _tag: "Standard" | "GetUserInput"; readonly name: string }
@@ -136,6 +136,12 @@ const childrenOf = (command: Descriptor.Command<unknown>): ReadonlyArray<readonl
   if (node._tag !== "Subcommands") return []
   return node.children.map((child) => [nameOf(child), descriptorOf(child)] as const)
 }
+
+/** Every command's path below `root` (`[]`, `["serve"]`, `["accounts"]`, `["accounts", "create"]`, …). */
+export const commandPaths = (root: Descriptor.Command<unknown>): Array<ReadonlyArray<string>> => [
+  [],
+  ...childrenOf(root).flatMap(([name, child]) => commandPaths(child).map((path) => [name, ...path]))
+]
 
 /** Which command `args` name: the longest chain of subcommand names found in order. */
 export const commandPath = (
@@ -194,7 +200,7 @@ export const renderHelp = (
   const ownUsage = usageBlocks.map((b) => (b._tag === "Paragraph" ? b.text : "")).join(" ").trim()
   const afterName = ownUsage.split(" ").slice(1).join(" ")
   const usage = children.length > 0 ? `${prefix} <command> [options]` : `${prefix} ${afterName}`.trim()
-  out.push(...wrap(`Usage: ${usage}`, width, "").map((l, i) => (i === 0 ? l : `    ${l.trimStart()}`)))
+  out.push(...wrap(`Usage: ${usage}`, width, "", "    "))
 
   const blocks = blocksOf(Descriptor.getHelp(command, helpConfig))
   let section = ""
@@ -229,9 +235,8 @@ export const renderHelp = (
     const nameWidth = Math.max(...children.map(([name]) => name.length))
     for (const [name, child] of children) {
       const indent = " ".repeat(2 + nameWidth + 2)
-      const lines = wrap(summaryOf(child), width, indent)
-      const first = (lines[0] ?? "").trimStart()
-      out.push(`  ${name.padEnd(nameWidth)}  ${first}`.trimEnd(), ...lines.slice(1))
+      const lines = wrap(summaryOf(child), width, `  ${name.padEnd(nameWidth)}  `, indent)
+      out.push(...(lines.length > 0 ? lines : [`  ${name}`]))
     }
     blank()
     out.push(...wrap(`Run '${prefix} <command> --help' for the options of a command.`, width))

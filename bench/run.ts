@@ -13,6 +13,7 @@ import { auditPageSection } from "./sections/audit-page.js"
 import { httpSection, latencySection, layersSection, tokenSection } from "./sections/http.js"
 import { inProcessSection } from "./sections/inprocess.js"
 import { rssSection } from "./sections/rss.js"
+import { startupSection } from "./sections/startup.js"
 import { scaleOutSection } from "./scale-out.js"
 import { http, quick, resultsFile, selected } from "./lib/config.js"
 import { hasTaskset, installCleanup } from "./lib/procs.js"
@@ -28,6 +29,7 @@ const sections: ReadonlyArray<Section> = [
   tokenSection,
   auditPageSection,
   rssSection,
+  startupSection,
   // Needs the machine's PostgreSQL (BENCH_POSTGRES_URL); reported as a section that could not run without it.
   scaleOutSection
 ]

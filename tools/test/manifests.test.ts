@@ -1,7 +1,8 @@
 /**
- * Every dependency a workspace manifest declares is imported by that package, or is a peer
- * another dependency needs and the manifest says so: its `"//peers"` object names it, with
- * whose peer it is. A dependency nothing uses is then caught when the last import goes.
+ * Every dependency a workspace manifest declares is imported by that package, or the manifest
+ * says why not: its `"//not-imported"` object names it with the reason (a peer another
+ * dependency needs, a native module the compiled program loads at run time). A dependency
+ * nothing uses is then caught when its last import goes.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
@@ -43,26 +44,26 @@ interface Manifest {
   readonly name: string
   readonly dependencies?: Record<string, string>
   readonly devDependencies?: Record<string, string>
-  readonly "//peers"?: Record<string, string>
+  readonly "//not-imported"?: Record<string, string>
 }
 
 describe("workspace manifests", () => {
   for (const dir of manifests) {
     const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest
-    it(`${manifest.name}: every dependency is imported, or noted as a peer`, () => {
+    it(`${manifest.name}: every dependency is imported, or noted with why`, () => {
       const used = new Set<string>()
       for (const file of codeFiles(dir)) for (const name of importedNames(readFileSync(file, "utf8"))) used.add(name)
-      const peers = manifest["//peers"] ?? {}
+      const notes = manifest["//not-imported"] ?? {}
       const declared = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {})]
       const typesOf = (name: string) => name.startsWith("@types/") ? name.slice("@types/".length) : undefined
       const unexplained = declared.filter((name) => {
         const typed = typesOf(name)
         if (typed !== undefined) return !used.has(typed)
-        return !used.has(name) && peers[name] === undefined
+        return !used.has(name) && notes[name] === undefined
       })
       expect(unexplained).toEqual([])
       // A note for a dependency that is not declared (or is imported after all) is stale.
-      expect(Object.keys(peers).filter((name) => !declared.includes(name) || used.has(name))).toEqual([])
+      expect(Object.keys(notes).filter((name) => !declared.includes(name) || used.has(name))).toEqual([])
     })
   }
 })

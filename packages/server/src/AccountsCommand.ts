@@ -10,10 +10,23 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { AccountId, AccountNotFound, Accounts, type AccountStatus } from "@ridequote/core"
+import {
+  AccountId,
+  AccountNotFound,
+  Accounts,
+  type AccountStatus,
+  builtInBehaviors,
+  DEFAULT_BEHAVIOR,
+  DEFAULT_TOKEN_TTL_SECONDS,
+  MAX_TOKEN_TTL_SECONDS,
+  MIN_TOKEN_TTL_SECONDS
+} from "@ridequote/core"
 import { withOperator } from "./Operator.js"
 import { accountTable, describeAccount, encodeAccount, printJson, SECRET_NOTICE } from "./Output.js"
-import { databaseOption, jsonOption } from "./Settings.js"
+import { databaseOption, jsonOption, settingHelp } from "./Settings.js"
+
+/** The built-in pricing behaviors, for help texts (an embedder's own are not known here). */
+const BEHAVIOR_IDS = builtInBehaviors.map((b) => b.id).join(", ")
 
 const STATUSES: ReadonlyArray<AccountStatus> = ["Active", "Pending", "Blocked"]
 
@@ -34,17 +47,26 @@ const parseAccountId = (raw: string): Effect.Effect<AccountId, AccountNotFound> 
 const create = Command.make(
   "create",
   {
-    name: Options.text("name").pipe(Options.withDescription("Display name of the customer")),
+    name: Options.text("name").pipe(Options.withPseudoName("NAME"), Options.withDescription("Display name of the customer.")),
     status: Options.choice("status", ["Active", "Pending", "Blocked"]).pipe(
-      Options.withDescription("Initial status"),
+      Options.withDescription(settingHelp("Initial status.", { default: "Active" })),
       Options.withDefault("Active" as const)
     ),
     tokenTtl: Options.integer("token-ttl").pipe(
-      Options.withDescription("Token lifetime in seconds, 60..31622400 (366 days). Default 86400."),
+      Options.withPseudoName("SECONDS"),
+      Options.withDescription(
+        settingHelp(
+          `Lifetime of the account's tokens in seconds, ${MIN_TOKEN_TTL_SECONDS}..${MAX_TOKEN_TTL_SECONDS} (366 days).`,
+          { default: DEFAULT_TOKEN_TTL_SECONDS }
+        )
+      ),
       Options.optional
     ),
     behavior: Options.text("behavior").pipe(
-      Options.withDescription("Default pricing behavior (see docs/pricing.md). Default market-median."),
+      Options.withPseudoName("BEHAVIOR"),
+      Options.withDescription(
+        settingHelp(`Default pricing behavior (docs/pricing.md). Values: ${BEHAVIOR_IDS}.`, { default: DEFAULT_BEHAVIOR })
+      ),
       Options.optional
     ),
     json: jsonOption,
@@ -162,7 +184,7 @@ const enableBehavior = Command.make(
   "enable-behavior",
   {
     id: accountIdArg,
-    behavior: Args.text({ name: "BEHAVIOR" }).pipe(Args.withDescription("A behavior id, e.g. undercut")),
+    behavior: Args.text({ name: "BEHAVIOR" }).pipe(Args.withDescription(`A behavior id: ${BEHAVIOR_IDS}`)),
     json: jsonOption,
     database: databaseOption
   },

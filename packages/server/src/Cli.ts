@@ -3,20 +3,26 @@
  *
  *   ridequote serve | migrate | copy | accounts … | tokens revoke | keys rotate | market fit|evaluate | backtest
  *
- * Errors: usage mistakes are reported by @effect/cli itself; every other failure is printed
- * here once, as `ridequote: <message>` on stderr, and the process exits 1. Messages come from
- * core's typed errors, which never carry a secret or a token.
+ * Errors: every failure is printed here once, as `ridequote: <message>` on stderr, and the
+ * process exits 1; a usage mistake adds a pointer to the command's `--help`. Messages come
+ * from core's typed errors, which never carry a secret or a token. Help is rendered by
+ * Help.ts (wrapped to the terminal, `--help` anywhere on the line).
  */
+import * as CliConfig from "@effect/cli/CliConfig"
 import * as Command from "@effect/cli/Command"
+import * as Descriptor from "@effect/cli/CommandDescriptor"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as Cause from "effect/Cause"
+import * as ConfigError from "effect/ConfigError"
 import * as Console from "effect/Console"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { marketsSelection } from "@ridequote/markets"
 import { backtestCommand, marketCommand } from "@ridequote/markets/cli"
 import { accountsCommand } from "./AccountsCommand.js"
+import { asksForHelp, commandPath, helpDocText, namesOnlyAGroup, renderHelp } from "./Help.js"
 import { LogLevelLive, OperatorLogsLive, ServiceLogsLive } from "./Logging.js"
 import { printJson } from "./Output.js"
 import {
@@ -119,8 +125,43 @@ export const ridequoteCommand = Command.make("ridequote").pipe(
 
 const cli = Command.run(ridequoteCommand, { name: "ridequote", version: VERSION })
 
+/**
+ * A mistake on the command line (unknown option, missing or malformed value, bad environment
+ * value): printed as `ridequote: <what>` on stderr with a pointer to the command's help.
+ */
+export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string; readonly command: string }> {}
+
+/** @effect/cli's wording of a bad environment value, made to start with the variable's name. */
+const usageMessage = (text: string): string => {
+  const config = /^\(?Invalid data at ([A-Za-z0-9_]+): "(.*)"\)?$/s.exec(text.trim())
+  if (config === null) return text.trim()
+  const [, variable = "", detail = ""] = config
+  return detail.startsWith(variable) ? detail : `${variable}: ${detail}`
+}
+
+/**
+ * Parses the command line before @effect/cli runs it, so that a usage mistake is reported by
+ * us (`ridequote: …`, on stderr, exit 1) and not printed by @effect/cli in its own words.
+ * Built-in options (--version, --log-level, --completions) are left to @effect/cli.
+ */
+const checkUsage = (args: ReadonlyArray<string>) =>
+  Descriptor.parse(ridequoteCommand.descriptor, ["ridequote", ...args], CliConfig.defaultConfig).pipe(
+    Effect.flatMap((directive) => {
+      if (directive._tag === "UserDefined" && directive.leftover.length > 0) {
+        return Effect.fail(`unknown argument '${directive.leftover[0]}'`)
+      }
+      return Effect.void
+    }),
+    Effect.catchIf(ValidationError.isValidationError, (e) => Effect.fail(usageMessage(helpDocText(e.error)))),
+    Effect.mapError((message) =>
+      new UsageError({ message, command: ["ridequote", ...commandPath(ridequoteCommand.descriptor, args).names].join(" ") })
+    )
+  )
+
 /** A failure's message for an operator: its own message, or that of its cause. */
 export const describeFailure = (error: unknown): string => {
+  // A bad environment value: the variable first, then what it must be.
+  if (ConfigError.isConfigError(error)) return usageMessage(String(error))
   if (typeof error === "object" && error !== null) {
     const message = "message" in error && typeof error.message === "string" ? error.message : ""
     if (message !== "") return message
@@ -130,12 +171,19 @@ export const describeFailure = (error: unknown): string => {
   return String(error)
 }
 
-/** Prints a failure once on stderr; @effect/cli has already printed its own usage errors. */
+/** Prints a failure once on stderr; usage errors point to the command's help. */
 const reportFailure = <E>(cause: Cause.Cause<E>): Effect.Effect<void> => {
   if (Cause.isInterruptedOnly(cause)) return Effect.void
   const failures = Array.from(Cause.failures(cause)).filter((e) => !ValidationError.isValidationError(e))
   const defects = Array.from(Cause.defects(cause))
-  return Effect.forEach(failures, (e) => Console.error(`ridequote: ${describeFailure(e)}`), { discard: true }).pipe(
+  return Effect.forEach(
+    failures,
+    (e) =>
+      e instanceof UsageError
+        ? Console.error(`ridequote: ${e.message.split("\n").join("\n  ")}\nRun '${e.command} --help' for usage.`)
+        : Console.error(`ridequote: ${describeFailure(e)}`),
+    { discard: true }
+  ).pipe(
     Effect.zipRight(
       Effect.forEach(defects, (d) => Console.error(`ridequote: internal error: ${describeFailure(d)}`), {
         discard: true
@@ -145,8 +193,13 @@ const reportFailure = <E>(cause: Cause.Cause<E>): Effect.Effect<void> => {
 }
 
 /** Runs the program on `process.argv`-shaped arguments; fails (exit 1) on any error. */
-export const runRidequote = (argv: ReadonlyArray<string>) =>
-  cli(argv).pipe(
+export const runRidequote = (argv: ReadonlyArray<string>) => {
+  const args = argv.slice(2)
+  const program = asksForHelp(args) || namesOnlyAGroup(ridequoteCommand.descriptor, args)
+    ? Console.log(renderHelp(ridequoteCommand.descriptor, "ridequote", VERSION, args).trimEnd())
+    : Effect.zipRight(checkUsage(args), cli(argv))
+  return program.pipe(
     Effect.provide(Layer.merge(OperatorLogsLive, LogLevelLive)),
     Effect.tapErrorCause(reportFailure)
   )
+}

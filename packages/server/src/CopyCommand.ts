@@ -11,24 +11,26 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { StorageUnavailable } from "@ridequote/core"
-import { copyDatabase, migrate } from "@ridequote/storage-sql"
-import { PostgresClientLive } from "@ridequote/storage-postgres"
-import { SqliteClientLive } from "@ridequote/storage-sqlite"
+import { loadPostgres, loadSql, loadSqlite } from "./Storage.js"
 import { printJson } from "./Output.js"
 import { type DatabaseLocation, describeDatabase, jsonOption, parseDatabaseLocation } from "./Settings.js"
 
 /** A migrated client on a location: only the tables, none of the services. */
-const migratedClient = (location: DatabaseLocation): Layer.Layer<SqlClient.SqlClient, StorageUnavailable> => {
-  const client = location._tag === "Sqlite"
-    ? SqliteClientLive(location.filename)
-    : PostgresClientLive({ url: location.url, poolSize: 2 })
-  return Layer.effectDiscard(migrate).pipe(Layer.provideMerge(client))
-}
+const migratedClient = (location: DatabaseLocation): Layer.Layer<SqlClient.SqlClient, StorageUnavailable> =>
+  Layer.unwrapEffect(Effect.gen(function*() {
+    const { migrate } = yield* loadSql
+    const client = location._tag === "Sqlite"
+      ? (yield* loadSqlite).SqliteClientLive(location.filename)
+      : (yield* loadPostgres).PostgresClientLive({ url: location.url, poolSize: 2 })
+    return Layer.effectDiscard(migrate).pipe(Layer.provideMerge(client))
+  }))
 
 const fromOption = Options.text("from").pipe(
+  Options.withPseudoName("PATH|URL"),
   Options.withDescription("Database to copy from: a SQLite file path or a postgres:// URL (left unchanged).")
 )
 const toOption = Options.text("to").pipe(
+  Options.withPseudoName("PATH|URL"),
   Options.withDescription("Database to copy into: a new SQLite file or an empty PostgreSQL database (migrated first).")
 )
 
@@ -43,7 +45,7 @@ export const copyCommand = Command.make(
         Effect.gen(function*() {
           const sourceContext = yield* Layer.build(migratedClient(source))
           const targetContext = yield* Layer.build(migratedClient(target))
-          return yield* copyDatabase(sourceContext, targetContext)
+          return yield* (yield* loadSql).copyDatabase(sourceContext, targetContext)
         })
       )
       if (json) return yield* printJson({ from: describeDatabase(source), to: describeDatabase(target), copied })

@@ -7,6 +7,8 @@
  * id, route, status, duration) and never a header, body, secret or token.
  */
 import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Either from "effect/Either"
 import * as Effect from "effect/Effect"
 import * as Inspectable from "effect/Inspectable"
 import * as Layer from "effect/Layer"
@@ -86,9 +88,20 @@ export const OperatorLogsLive: Layer.Layer<never> = Logger.replace(Logger.defaul
 /** Installed by `serve` on top of OperatorLogsLive. */
 export const ServiceLogsLive: Layer.Layer<never> = Logger.replace(operatorLogger, serviceLogger)
 
+/** Accepted names: Effect's labels in any case, plus `none` (= off) and `warning` (= warn), as the flag takes them. */
+const LOG_LEVEL_ALIASES: Record<string, string> = { NONE: "OFF", WARNING: "WARN" }
+const LOG_LEVEL_NAMES = "all, trace, debug, info, warn, error, fatal, none"
+
 /** `RIDEQUOTE_LOG_LEVEL` (all, trace, debug, info, warn, error, fatal, none), default info. */
 export const LogLevelLive = Layer.unwrapEffect(
-  Config.logLevel("RIDEQUOTE_LOG_LEVEL").pipe(
+  Config.string("RIDEQUOTE_LOG_LEVEL").pipe(
+    Config.mapOrFail((text) => {
+      const label = text.trim().toUpperCase()
+      const level = LogLevel.allLevels.find((l) => l.label === (LOG_LEVEL_ALIASES[label] ?? label))
+      return level !== undefined
+        ? Either.right(level)
+        : Either.left(ConfigError.InvalidData([], `RIDEQUOTE_LOG_LEVEL must be one of ${LOG_LEVEL_NAMES}, got ${JSON.stringify(text)}`))
+    }),
     Config.withDefault(LogLevel.Info),
     Effect.map(Logger.minimumLogLevel)
   )

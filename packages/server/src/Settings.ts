@@ -4,9 +4,11 @@
  * shell, a process manager or a container without a wrapper script. The full list with
  * defaults is in docs/operations.md; keep the two in step.
  */
+import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
+import * as ValidationError from "@effect/cli/ValidationError"
 import * as Config from "effect/Config"
-import type * as ConfigError from "effect/ConfigError"
+import * as ConfigError from "effect/ConfigError"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -59,11 +61,66 @@ export const describeDatabase = (location: DatabaseLocation): string =>
   location._tag === "Sqlite" ? location.filename : "postgres://…"
 
 // ---------------------------------------------------------------------------------------------
+// How a setting is declared: a flag whose help names its environment variable, read through
+// a Config whose errors name the variable and the form it expects. The help's "Default: …"
+// comes from `Options.withDefault` (or the description, when the default is not a value).
+
+/**
+ * A flag's help: what it means, then the environment variable it falls back to and its default
+ * (@effect/cli's own help says neither).
+ */
+export const settingHelp = (
+  meaning: string,
+  where: { readonly env?: string; readonly default?: string | number }
+): string =>
+  [
+    meaning,
+    where.env === undefined ? "" : `Environment: ${where.env}.`,
+    where.default === undefined ? "" : `Default: ${where.default}.`
+  ].filter((part) => part !== "").join(" ")
+
+/** An environment variable holding a whole number; a bad value names the variable. */
+export const envInteger = (variable: string): Config.Config<number> =>
+  Config.string(variable).pipe(
+    Config.mapOrFail((text) =>
+      /^\s*[+-]?\d+\s*$/.test(text)
+        ? Either.right(Number.parseInt(text, 10))
+        : Either.left(ConfigError.InvalidData([], `${variable} must be a whole number, got ${JSON.stringify(text)}`))
+    )
+  )
+
+/** An environment variable holding one of `values`; a bad value names the variable and lists them. */
+export const envChoice = <const A extends string>(variable: string, values: ReadonlyArray<A>): Config.Config<A> =>
+  Config.string(variable).pipe(
+    Config.mapOrFail((text) => {
+      const found = values.find((v) => v === text.trim())
+      return found !== undefined
+        ? Either.right(found)
+        : Either.left(ConfigError.InvalidData([], `${variable} must be one of ${values.join(", ")}, got ${JSON.stringify(text)}`))
+    })
+  )
+
+/** A flag taking a whole number; a bad value names the flag. */
+const integerFlag = (flag: string, pseudoName: string) =>
+  Options.text(flag).pipe(
+    Options.withPseudoName(pseudoName),
+    Options.mapEffect((text) =>
+      /^\s*[+-]?\d+\s*$/.test(text)
+        ? Effect.succeed(Number.parseInt(text, 10))
+        : Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--${flag} must be a whole number, got ${JSON.stringify(text)}`)))
+    )
+  )
+
+// ---------------------------------------------------------------------------------------------
 // Flags shared by several commands
 
 export const databaseOption = Options.text("database").pipe(
+  Options.withPseudoName("PATH|URL"),
   Options.withDescription(
-    `SQLite file path (created with its folder if missing) or a postgres:// URL. Default ${DEFAULT_DATABASE}.`
+    settingHelp("SQLite file path (created with its folder if missing) or a postgres:// URL.", {
+      env: "RIDEQUOTE_DATABASE",
+      default: DEFAULT_DATABASE
+    })
   ),
   Options.withDefault(DEFAULT_DATABASE),
   Options.withFallbackConfig(Config.string("RIDEQUOTE_DATABASE"))
@@ -76,40 +133,61 @@ export const jsonOption = Options.boolean("json").pipe(
 // ---------------------------------------------------------------------------------------------
 // serve
 
-export const portOption = Options.integer("port").pipe(
-  Options.withDescription(`TCP port to listen on (0 picks a free port). Default ${DEFAULT_PORT}.`),
+export const portOption = integerFlag("port", "PORT").pipe(
+  Options.withDescription(settingHelp("TCP port to listen on, 0..65535 (0 picks a free port).", { env: "RIDEQUOTE_PORT", default: DEFAULT_PORT })),
   Options.withDefault(DEFAULT_PORT),
-  Options.withFallbackConfig(Config.integer("RIDEQUOTE_PORT"))
+  Options.withFallbackConfig(envInteger("RIDEQUOTE_PORT"))
 )
 
 export const hostOption = Options.text("host").pipe(
-  Options.withDescription(`Interface to listen on. Default ${DEFAULT_HOST} (this machine only).`),
+  Options.withPseudoName("HOST"),
+  Options.withDescription(
+    settingHelp("Interface to listen on: 127.0.0.1 is this machine only, 0.0.0.0 every interface.", {
+      env: "RIDEQUOTE_HOST",
+      default: DEFAULT_HOST
+    })
+  ),
   Options.withDefault(DEFAULT_HOST),
   Options.withFallbackConfig(Config.string("RIDEQUOTE_HOST"))
 )
 
 export const marketsOption = Options.text("markets").pipe(
+  Options.withPseudoName("DIR|none"),
   Options.withDescription(
-    "Folder of fitted market model files (*.json), or `none` for the built-in sample market only. Default: the markets shipped with ridequote (NYC, Chicago)."
+    settingHelp("Folder of fitted market model files (*.json), or `none` for the built-in sample market only.", {
+      env: "RIDEQUOTE_MARKETS",
+      default: "the markets shipped with ridequote (NYC, Chicago)"
+    })
   ),
   Options.withFallbackConfig(Config.string("RIDEQUOTE_MARKETS")),
   Options.optional
 )
 
-export const sampleFallbackOption = Options.choice("sample-fallback", ["on", "off"]).pipe(
+export const SAMPLE_FALLBACK_VALUES = ["on", "off"] as const
+
+export const sampleFallbackOption = Options.choice("sample-fallback", SAMPLE_FALLBACK_VALUES).pipe(
   Options.withDescription(
-    "Price places none of the markets serves on the sample market (on) or answer 400 (off). Default on with the shipped markets, off with --markets DIR."
+    settingHelp("Price places none of the markets serves on the sample market (on) or answer them 400 (off).", {
+      env: "RIDEQUOTE_SAMPLE_FALLBACK",
+      default: "on with the shipped markets, off with --markets DIR"
+    })
   ),
-  Options.withFallbackConfig(Config.literal("on", "off")("RIDEQUOTE_SAMPLE_FALLBACK")),
+  Options.withFallbackConfig(envChoice("RIDEQUOTE_SAMPLE_FALLBACK", SAMPLE_FALLBACK_VALUES)),
   Options.optional
 )
 
+export const DEFAULT_ROUTES = "offline"
+
 export const routesOption = Options.text("routes").pipe(
+  Options.withPseudoName("RESOLVER"),
   Options.withDescription(
-    "Route resolver for quotes without distance and duration: offline (default), empirical, or osrm=URL (an OSRM-compatible server; offline fallback when it is slow or down)."
+    settingHelp(
+      "Route resolver for quotes without distance and duration: offline, empirical, or osrm=URL (an OSRM-compatible server; offline fallback when it is slow or down).",
+      { env: "RIDEQUOTE_ROUTES", default: DEFAULT_ROUTES }
+    )
   ),
   Options.withFallbackConfig(Config.string("RIDEQUOTE_ROUTES")),
-  Options.withDefault("offline")
+  Options.withDefault(DEFAULT_ROUTES)
 )
 
 /** `--routes` / RIDEQUOTE_ROUTES, parsed. */
@@ -119,36 +197,48 @@ export const validateRoutes = (text: string): Effect.Effect<RoutesChoice, Settin
     onRight: Effect.succeed
   })
 
-export const refreshIntervalOption = Options.integer("refresh-interval").pipe(
+export const refreshIntervalOption = integerFlag("refresh-interval", "SECONDS").pipe(
   Options.withDescription(
-    `Seconds between reads of the shared revocation/status feed (1..${MAX_REFRESH_INTERVAL_SECONDS}). Default ${DEFAULT_REFRESH_INTERVAL_SECONDS}.`
+    settingHelp(`Seconds between reads of the shared revocation/status feed, 1..${MAX_REFRESH_INTERVAL_SECONDS}.`, {
+      env: "RIDEQUOTE_REFRESH_INTERVAL",
+      default: DEFAULT_REFRESH_INTERVAL_SECONDS
+    })
   ),
   Options.withDefault(DEFAULT_REFRESH_INTERVAL_SECONDS),
-  Options.withFallbackConfig(Config.integer("RIDEQUOTE_REFRESH_INTERVAL"))
+  Options.withFallbackConfig(envInteger("RIDEQUOTE_REFRESH_INTERVAL"))
 )
 
-export const rateLimitOption = Options.integer("rate-limit").pipe(
+export const rateLimitOption = integerFlag("rate-limit", "N").pipe(
   Options.withDescription(
-    `Requests per second per account on this instance (bursts of twice that); 0 turns it off. Default ${DEFAULT_RATE_LIMIT}.`
+    settingHelp("Requests per second per account on this instance (bursts of twice that); 0 turns it off.", {
+      env: "RIDEQUOTE_RATE_LIMIT",
+      default: DEFAULT_RATE_LIMIT
+    })
   ),
   Options.withDefault(DEFAULT_RATE_LIMIT),
-  Options.withFallbackConfig(Config.integer("RIDEQUOTE_RATE_LIMIT"))
+  Options.withFallbackConfig(envInteger("RIDEQUOTE_RATE_LIMIT"))
 )
 
-export const requestTimeoutOption = Options.integer("request-timeout").pipe(
+export const requestTimeoutOption = integerFlag("request-timeout", "SECONDS").pipe(
   Options.withDescription(
-    `Seconds for a whole request (headers and body) to arrive, else 408 and the connection is closed; 0 = no limit. Default ${DEFAULT_REQUEST_TIMEOUT_SECONDS}. Env RIDEQUOTE_REQUEST_TIMEOUT.`
+    settingHelp(
+      "Seconds for a whole request (headers and body) to arrive, else 408 and the connection is closed; 0 = no limit.",
+      { env: "RIDEQUOTE_REQUEST_TIMEOUT", default: DEFAULT_REQUEST_TIMEOUT_SECONDS }
+    )
   ),
   Options.withDefault(DEFAULT_REQUEST_TIMEOUT_SECONDS),
-  Options.withFallbackConfig(Config.integer("RIDEQUOTE_REQUEST_TIMEOUT"))
+  Options.withFallbackConfig(envInteger("RIDEQUOTE_REQUEST_TIMEOUT"))
 )
 
-export const maxConnectionsOption = Options.integer("max-connections").pipe(
+export const maxConnectionsOption = integerFlag("max-connections", "N").pipe(
   Options.withDescription(
-    `Open connections at most; further ones are closed on arrival; 0 = no limit. Default ${DEFAULT_MAX_CONNECTIONS}. Env RIDEQUOTE_MAX_CONNECTIONS.`
+    settingHelp("Open connections at most; further ones are closed on arrival; 0 = no limit.", {
+      env: "RIDEQUOTE_MAX_CONNECTIONS",
+      default: DEFAULT_MAX_CONNECTIONS
+    })
   ),
   Options.withDefault(DEFAULT_MAX_CONNECTIONS),
-  Options.withFallbackConfig(Config.integer("RIDEQUOTE_MAX_CONNECTIONS"))
+  Options.withFallbackConfig(envInteger("RIDEQUOTE_MAX_CONNECTIONS"))
 )
 
 export const corsOriginOption = Options.text("cors-origin").pipe(
@@ -239,14 +329,14 @@ const decodeKek = (variable: string) => (value: Redacted.Redacted<string>) => {
 export const storageSettings: Effect.Effect<StorageSettings, SettingInvalid | ConfigError.ConfigError> = Effect.gen(
   function*() {
     const poolSize = yield* Effect.flatMap(
-      Config.withDefault(Config.integer("RIDEQUOTE_DB_POOL_SIZE"), DEFAULT_DB_POOL_SIZE),
+      Config.withDefault(envInteger("RIDEQUOTE_DB_POOL_SIZE"), DEFAULT_DB_POOL_SIZE),
       wholeNumberIn("RIDEQUOTE_DB_POOL_SIZE", 1, 1000)
     )
     const statementTimeout = yield* Effect.flatMap(
-      Config.withDefault(Config.integer("RIDEQUOTE_DB_STATEMENT_TIMEOUT"), DEFAULT_DB_STATEMENT_TIMEOUT_SECONDS),
+      Config.withDefault(envInteger("RIDEQUOTE_DB_STATEMENT_TIMEOUT"), DEFAULT_DB_STATEMENT_TIMEOUT_SECONDS),
       wholeNumberIn("RIDEQUOTE_DB_STATEMENT_TIMEOUT", 1, 600)
     )
-    const retention = yield* Config.option(Config.integer("RIDEQUOTE_AUDIT_RETENTION_DAYS"))
+    const retention = yield* Config.option(envInteger("RIDEQUOTE_AUDIT_RETENTION_DAYS"))
     const auditRetentionDays = Option.isSome(retention)
       ? Option.some(yield* wholeNumberIn("RIDEQUOTE_AUDIT_RETENTION_DAYS", 1, 36_600)(retention.value))
       : Option.none()

@@ -10,12 +10,19 @@ import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import type * as ConfigError from "effect/ConfigError"
 import type { StoragePorts, StorageUnavailable } from "@ridequote/core"
-import { migratePostgres, PostgresStorageLive } from "@ridequote/storage-postgres"
-import { migrateSqlite, SqliteStorageLive } from "@ridequote/storage-sqlite"
 import type { DatabaseLocation, SettingInvalid } from "./Settings.js"
 import { storageSettings } from "./Settings.js"
 
 export type { StoragePorts }
+
+/**
+ * The storage adapters are loaded when a command opens a database, not when the program
+ * starts: `--help`, usage errors and the commands that need no database never pay for
+ * SQLite's native module or the PostgreSQL client (a third of the compiled program).
+ */
+export const loadSqlite = Effect.promise(() => import("@ridequote/storage-sqlite"))
+export const loadPostgres = Effect.promise(() => import("@ridequote/storage-postgres"))
+export const loadSql = Effect.promise(() => import("@ridequote/storage-sql"))
 
 export type StorageError = StorageUnavailable | SettingInvalid | ConfigError.ConfigError
 
@@ -25,7 +32,8 @@ export const StorageLive = (
   jwtSecret: Option.Option<Redacted.Redacted<string>>
 ): Layer.Layer<StoragePorts, StorageError> =>
   Layer.unwrapEffect(
-    Effect.map(storageSettings, (settings) => {
+    Effect.gen(function*() {
+      const settings = yield* storageSettings
       const shared = {
         jwtSecret: Option.getOrUndefined(jwtSecret),
         keyEncryption: Option.getOrUndefined(settings.keyEncryption),
@@ -33,9 +41,9 @@ export const StorageLive = (
       }
       switch (location._tag) {
         case "Sqlite":
-          return SqliteStorageLive({ ...shared, filename: location.filename })
+          return (yield* loadSqlite).SqliteStorageLive({ ...shared, filename: location.filename })
         case "Postgres":
-          return PostgresStorageLive({
+          return (yield* loadPostgres).PostgresStorageLive({
             ...shared,
             url: location.url,
             poolSize: settings.poolSize,
@@ -49,8 +57,8 @@ export const StorageLive = (
 export const migrateDatabase = (location: DatabaseLocation): Effect.Effect<void, StorageUnavailable> => {
   switch (location._tag) {
     case "Sqlite":
-      return migrateSqlite(location.filename)
+      return Effect.flatMap(loadSqlite, (m) => m.migrateSqlite(location.filename))
     case "Postgres":
-      return migratePostgres({ url: location.url })
+      return Effect.flatMap(loadPostgres, (m) => m.migratePostgres({ url: location.url }))
   }
 }

@@ -39,8 +39,8 @@ const targetOf = (
 const revoke = Command.make(
   "revoke",
   {
-    account: Options.text("account").pipe(Options.withDescription("Account id whose token(s) to revoke")),
-    jti: Options.text("jti").pipe(Options.withDescription("The token's jti"), Options.optional),
+    account: Options.text("account").pipe(Options.withPseudoName("ID"), Options.withDescription("Account id whose token(s) to revoke")),
+    jti: Options.text("jti").pipe(Options.withPseudoName("JTI"), Options.withDescription("The token's jti"), Options.optional),
     all: Options.boolean("all").pipe(Options.withDescription("Revoke every token the account holds")),
     json: jsonOption,
     database: databaseOption

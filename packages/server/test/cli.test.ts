@@ -407,6 +407,6 @@ describe("migrate and settings", () => {
   it("an unknown RIDEQUOTE_LOG_LEVEL is refused", async () => {
     const r = await run(["migrate", "--database", dir.file("loglevel.db")], { RIDEQUOTE_LOG_LEVEL: "loud" })
     expect(r.ok).toBe(false)
-    expect(r.stderr).toMatch(/log level/i)
+    expect(r.stderr).toMatch(/^ridequote: RIDEQUOTE_LOG_LEVEL must be one of all, trace, debug, info, warn, error, fatal, none, got "loud"/m)
   })
 })

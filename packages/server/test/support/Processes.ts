@@ -11,6 +11,11 @@ import { fileURLToPath } from "node:url"
 
 export const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url))
 const BIN = join(REPO_ROOT, "packages/server/src/bin.ts")
+/** The compiled program as `pnpm ridequote` runs it (dist/, rebuilt first if a source changed). */
+export const COMPILED_BIN = join(REPO_ROOT, "packages/server/bin/ridequote.js")
+
+/** Which `ridequote` a test runs: the TypeScript sources under tsx, or the compiled build. */
+export type Program = "sources" | "compiled"
 
 /** tsx compiles on the fly; on a loaded 2-core machine a cold start takes several seconds. */
 export const START_TIMEOUT_MS = 90_000
@@ -38,7 +43,7 @@ export interface Served {
 }
 
 /** Environment for a child: the caller's settings, never inherited RIDEQUOTE_* values. */
-const childEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
+export const childEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
   const base: NodeJS.ProcessEnv = {}
   for (const [k, v] of Object.entries(process.env)) {
     if (!k.startsWith("RIDEQUOTE_") && !k.startsWith("VITEST") && k !== "NODE_OPTIONS") base[k] = v
@@ -46,8 +51,9 @@ const childEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
   return { ...base, ...env }
 }
 
-const spawnRidequote = (args: ReadonlyArray<string>, env: Record<string, string>): ChildProcess => {
-  const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
+const spawnRidequote = (args: ReadonlyArray<string>, env: Record<string, string>, program: Program): ChildProcess => {
+  const argv = program === "compiled" ? [COMPILED_BIN, ...args] : ["--import", "tsx", BIN, ...args]
+  const child = spawn(process.execPath, argv, {
     cwd: REPO_ROOT,
     env: childEnv(env),
     stdio: ["ignore", "pipe", "pipe"]
@@ -70,8 +76,19 @@ const exitOf = (child: ChildProcess): Promise<Exit> =>
  * Starts `ridequote serve --port 0` and resolves once it logs that it is listening (the API
  * is attached from that line on). Rejects with the child's stderr if it exits first.
  */
-export const startServe = (env: Record<string, string>, args: ReadonlyArray<string> = []): Promise<Served> => {
-  const child = spawnRidequote(["serve", "--port", "0", "--host", "127.0.0.1", ...args], env)
+export const startServe = (
+  env: Record<string, string>,
+  args: ReadonlyArray<string> = [],
+  program: Program = "sources"
+): Promise<Served> => {
+  const child = spawnRidequote(["serve", "--port", "0", "--host", "127.0.0.1", ...args], env, program)
+  return whenListening(child)
+}
+
+/** Resolves once `child` (a serve process) logs that it listens; rejects if it exits first. */
+export const whenListening = (child: ChildProcess): Promise<Served> => {
+  children.add(child)
+  child.once("exit", () => children.delete(child))
   const stdoutLines: Array<string> = []
   let stderr = ""
   let pending = ""
@@ -124,8 +141,12 @@ export interface CliResult extends Exit {
 }
 
 /** Runs one `ridequote …` command to completion. */
-export const runCliProcess = (args: ReadonlyArray<string>, env: Record<string, string>): Promise<CliResult> => {
-  const child = spawnRidequote(args, env)
+export const runCliProcess = (
+  args: ReadonlyArray<string>,
+  env: Record<string, string>,
+  program: Program = "sources"
+): Promise<CliResult> => {
+  const child = spawnRidequote(args, env, program)
   let stdout = ""
   let stderr = ""
   child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")))

@@ -1,0 +1,143 @@
+/**
+ * Compiles the `ridequote` program to JavaScript: one esbuild bundle of src/bin.ts and every
+ * workspace package it imports (core, http, storage-*, markets, routes), written to dist/.
+ * Production then runs plain `node packages/server/dist/bin.js`: no TypeScript loader.
+ *
+ *   node packages/server/scripts/build.mjs        (what `pnpm build` and `prepare` run)
+ *
+ * - ESM with code splitting, so the commands that do not need the HTTP stack or the fitting
+ *   tools never load them (they are `import()`ed where they are used).
+ * - Native modules stay external and are loaded from node_modules at run time
+ *   (better-sqlite3; pg-native and ws's optional helpers are never installed here).
+ * - `import.meta.url` in a workspace source is rewritten to that source file's own URL,
+ *   computed relative to the bundle: @ridequote/markets finds its shipped models next to its
+ *   sources ("from the installed package, not the working directory") wherever the checkout
+ *   lives, exactly as when the sources run under tsx.
+ * - dist/build-info.json lists the workspace sources that went in; bin/ridequote.js
+ *   rebuilds before running when one of them is newer than the build (see isBuildStale).
+ *
+ * The build goes to a fresh folder that then replaces dist/ in two renames, so a program
+ * starting during a rebuild sees the old build or the new one, not half of each.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { dirname, join, relative, resolve, sep } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+
+export const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..")
+export const DIST_DIR = join(PACKAGE_DIR, "dist")
+export const ENTRY = join(PACKAGE_DIR, "src", "bin.ts")
+export const BUILD_INFO = join(DIST_DIR, "build-info.json")
+const REPO_ROOT = resolve(PACKAGE_DIR, "..", "..")
+const THIS_FILE = fileURLToPath(import.meta.url)
+
+/** Loaded from node_modules at run time, never bundled. */
+export const EXTERNAL = [
+  "better-sqlite3", // native binding, built by `pnpm install`
+  "pg-native", // pg's optional native client: not installed, pg falls back to JS
+  "bufferutil", // ws's optional native helpers: not installed, ws falls back to JS
+  "utf-8-validate",
+  "@parcel/watcher", // platform-node-shared's file watcher (native; never used by ridequote)
+  "msgpackr-extract" // msgpackr's optional native extension
+]
+
+const isWorkspaceSource = (path) => !path.split(sep).includes("node_modules") && path.startsWith(REPO_ROOT + sep)
+
+/**
+ * `import.meta.url` of a bundled workspace module, as the URL that module has when it runs from
+ * its sources: resolved against the bundle's own URL, so a moved checkout still works.
+ */
+const importMetaUrlPlugin = (outdir) => ({
+  name: "source-import-meta-url",
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, (args) => {
+      if (!isWorkspaceSource(args.path)) return undefined
+      const text = readFileSync(args.path, "utf8")
+      if (!text.includes("import.meta.url")) return undefined
+      // Every chunk lands in `outdir` (no sub-folders), so one relative path serves them all.
+      const fromBundle = relative(outdir, args.path).split(sep).join("/")
+      return {
+        contents: text.replaceAll("import.meta.url", `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`),
+        loader: "ts"
+      }
+    })
+  }
+})
+
+/** Builds dist/; returns what it built and how long it took. */
+export const build = async ({ quiet = false } = {}) => {
+  const started = Date.now()
+  const esbuild = await import("esbuild")
+  const staging = `${DIST_DIR}.${process.pid}.tmp`
+  rmSync(staging, { recursive: true, force: true })
+  const result = await esbuild.build({
+    entryPoints: { bin: ENTRY },
+    outdir: staging,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    external: EXTERNAL,
+    // CommonJS dependencies (pg, …) call require(); an ES module has none of its own.
+    banner: { js: "import { createRequire as __ridequoteCreateRequire } from \"node:module\"; const require = __ridequoteCreateRequire(import.meta.url);" },
+    sourcemap: "linked",
+    sourcesContent: false,
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: "none",
+    metafile: true,
+    logLevel: quiet ? "error" : "warning",
+    plugins: [importMetaUrlPlugin(DIST_DIR)]
+  })
+  const inputs = Object.keys(result.metafile.inputs)
+    .map((input) => resolve(process.cwd(), input))
+    .filter(isWorkspaceSource)
+    .map((path) => relative(PACKAGE_DIR, path).split(sep).join("/"))
+  inputs.push(relative(PACKAGE_DIR, THIS_FILE).split(sep).join("/"))
+  // The start time: a source saved while the build ran counts as changed.
+  const info = { builtAt: new Date(started).toISOString(), builtAtMs: started, node: process.version, inputs: inputs.sort() }
+  writeFileSync(join(staging, "build-info.json"), JSON.stringify(info, null, 2) + "\n")
+  writeFileSync(join(staging, "package.json"), JSON.stringify({ type: "module" }) + "\n")
+  const retired = `${DIST_DIR}.${process.pid}.old`
+  if (existsSync(DIST_DIR)) renameSync(DIST_DIR, retired)
+  renameSync(staging, DIST_DIR)
+  rmSync(retired, { recursive: true, force: true })
+  const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0)
+  const seconds = (Date.now() - started) / 1000
+  if (!quiet) {
+    console.error(
+      `ridequote: built ${relative(process.cwd(), DIST_DIR) || "."} from ${inputs.length} workspace sources ` +
+        `(${(bytes / 2 ** 20).toFixed(1)} MiB of JavaScript) in ${seconds.toFixed(1)} s`
+    )
+  }
+  return { seconds, bytes, inputs: inputs.length }
+}
+
+/**
+ * Why dist/ must be rebuilt before it runs, or undefined when it is up to date: missing, or a
+ * workspace source that went into it changed since. Sources that are gone (a deployment
+ * without them) do not count: there is nothing to rebuild from.
+ */
+export const isBuildStale = () => {
+  let info
+  try {
+    info = JSON.parse(readFileSync(BUILD_INFO, "utf8"))
+  } catch {
+    return "no build yet"
+  }
+  for (const input of info.inputs) {
+    let mtimeMs
+    try {
+      mtimeMs = statSync(join(PACKAGE_DIR, input)).mtimeMs
+    } catch {
+      continue
+    }
+    if (mtimeMs > info.builtAtMs) return `${input} changed since the last build`
+  }
+  return undefined
+}
+
+if (process.argv[1] !== undefined && pathToFileURL(resolve(process.argv[1])).href === import.meta.url) {
+  mkdirSync(dirname(DIST_DIR), { recursive: true })
+  await build()
+}

@@ -1,17 +1,32 @@
-/** The two reference servers of bench/reference, started like ridequote: own process, server core. */
+/**
+ * The two reference servers of bench/reference, started like ridequote: own process, server
+ * core, and plain JavaScript (compiled here with esbuild, as ridequote's program is), so that
+ * neither side runs under a TypeScript loader.
+ */
+import { mkdirSync } from "node:fs"
 import { join } from "node:path"
+import { buildSync } from "esbuild"
 import { http, REPO_ROOT } from "./config.js"
 import { pinned, spawnTracked, stop, waitForListening } from "./procs.js"
 import type { Server } from "./ridequote.js"
 
 let serial = 0
 
+/** bench/reference/FILE.ts as bench/reference/.build/FILE.mjs (next to the sources, so imports resolve). */
+const compiled = (file: string): string => {
+  const outdir = join(REPO_ROOT, "bench/reference/.build")
+  mkdirSync(outdir, { recursive: true })
+  const outfile = join(outdir, file.replace(/\.ts$/, ".mjs"))
+  buildSync({ entryPoints: [join(REPO_ROOT, "bench/reference", file)], outfile, platform: "node", format: "esm", target: "node20", logLevel: "error" })
+  return outfile
+}
+
 const start = async (name: string, file: string, dir: string, env: Record<string, string>): Promise<Server> => {
   const n = ++serial
   const out = join(dir, `${name}-${n}.out.log`)
   const err = join(dir, `${name}-${n}.err.log`)
   const s = spawnTracked(
-    pinned(http.serverCpu, [process.execPath, "--import", "tsx", join(REPO_ROOT, "bench/reference", file)]),
+    pinned(http.serverCpu, [process.execPath, compiled(file)]),
     env,
     out,
     err

@@ -1,15 +1,16 @@
 /**
  * The real `ridequote` program, started as an operator starts it. THE one place that says how:
- * BENCH_SERVER_CMD (default `node --import tsx packages/server/src/bin.ts`; with a compiled
- * build, e.g. `BENCH_SERVER_CMD="node packages/server/dist/bin.js"`). The same command runs
- * the CLI (`accounts create`, `migrate`) and `serve`.
+ * BENCH_SERVER_CMD, by default the compiled program as `pnpm start` runs it
+ * (`node packages/server/bin/ridequote.js`, which rebuilds dist/ first if a source changed);
+ * `BENCH_SERVER_CMD="node --import tsx packages/server/src/bin.ts"` measures the sources under
+ * tsx instead. The same command runs the CLI (`accounts create`, `migrate`) and `serve`.
  */
 import { existsSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { http } from "./config.js"
 import { pinned, runCaptured, type Spawned, spawnTracked, stop, waitForListening } from "./procs.js"
 
-export const DEFAULT_SERVER_CMD = "node --import tsx packages/server/src/bin.ts"
+export const DEFAULT_SERVER_CMD = "node packages/server/bin/ridequote.js"
 
 export const serverCommand = (): ReadonlyArray<string> =>
   (process.env["BENCH_SERVER_CMD"]?.trim() || DEFAULT_SERVER_CMD).split(/\s+/)

@@ -1,6 +1,6 @@
 /**
  * @ridequote/markets/fitting — the offline tools: reading trip records, detecting tariff
- * regimes, fitting a market model, evaluating it forward in time, the reliability plot, and
+ * regimes and seasons, fitting a market model, evaluating it forward in time, the reliability plot, and
  * the backtest. Not loaded by `serve`.
  */
 export { BacktestQuotesLive, BacktestRequest, backtestRequestId, makeBacktestQuotesLive, runBacktest } from "./internal/fitting/Backtest.js"
@@ -13,6 +13,8 @@ export { forwardEvaluation } from "./internal/fitting/Forward.js"
 export type { ForwardSplitResult } from "./internal/fitting/Forward.js"
 export { reliabilitySvg } from "./internal/fitting/Plot.js"
 export { DEFAULT_REGIME_OPTIONS, detectRegimes, typicalFees } from "./internal/fitting/Regimes.js"
+export { MIN_MONTH_TRIPS, monthLevel, regimeFactors, seasonalIndex } from "./internal/fitting/Seasons.js"
+export type { MonthLevel, SeasonalIndex } from "./internal/fitting/Seasons.js"
 export type { DetectedRegime, RegimeOptions } from "./internal/fitting/Regimes.js"
 export { measureOsrm, measureResolver, renderRouteAccuracy, routeAccuracy, scoredTrips } from "./internal/fitting/RouteAccuracy.js"
 export type { CandidateResolver, ResolverAccuracy, RouteAccuracy } from "./internal/fitting/RouteAccuracy.js"

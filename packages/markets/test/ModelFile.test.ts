@@ -23,7 +23,7 @@ describe("the market model file", () => {
   it("declares its format and version", () => {
     const json = JSON.parse(text) as Record<string, unknown>
     expect(json["format"]).toBe("ridequote-market")
-    expect(json["version"]).toBe(2)
+    expect(json["version"]).toBe(3)
   })
 
   it("rejects a model of another version, saying which and how to get a current one", () => {

@@ -3,16 +3,17 @@
  *
  * A trip is priced on the tariff regime in force at its moment (`Trip.departAt`: the
  * scheduled time, else now; a backtest's trip time). Price quantile at level q for provider p:
- *   Σ fees + metered(trip) × R_p,bucket(trip)(q)
+ *   Σ fees + metered(trip) × season(local month) × R_p,bucket(trip)(q)
  * where metered is the regime's fitted base fare for the trip's route source (supplied or
- * resolved route) and R the provider's residual-ratio quantile function for the trip's bucket.
+ * resolved route), season the regime's month-of-year factor for that source, and R the
+ * provider's residual-ratio quantile function for the trip's bucket.
  * metered > 0 and R non-decreasing in q, so quantiles never cross.
  */
 import { DateTime } from "effect"
 import type { LocalTime, Market, MarketId, ProviderOffer, Trip } from "@ridequote/core"
 import type { KnowsRoutes } from "@ridequote/routes"
 import { bucketOf, timeBucket } from "./Bucketing.js"
-import { localClock, localMidnight } from "./LocalClock.js"
+import { localClock, localMidnight, localMonthClock } from "./LocalClock.js"
 import type { BaseFare, MarketModel, Regime } from "./ModelFile.js"
 import { interpolateQuantile } from "./Quantiles.js"
 
@@ -26,8 +27,12 @@ export const baseFare = (
   durationMinutes: number,
   time: Pick<LocalTime, "hour" | "dayType">
 ): number => {
-  const linear = fare.intercept + fare.perKm * distanceKm + fare.perMinute * durationMinutes +
+  let linear = fare.intercept + fare.perKm * distanceKm + fare.perMinute * durationMinutes +
     (fare.timeShift[timeBucket(model.buckets, time)] ?? 0)
+  const knots = fare.speedKnotsKmh
+  for (let k = 0; k < knots.length; k++) {
+    linear += (fare.perKnotKm[k] ?? 0) * Math.max(distanceKm, ((knots[k] ?? 0) * durationMinutes) / 60)
+  }
   return Number.isFinite(linear) ? Math.max(fare.floor, linear) : fare.floor
 }
 
@@ -43,10 +48,13 @@ export const priceQuantile = (
   route: RouteKind,
   distanceKm: number,
   durationMinutes: number,
-  time: Pick<LocalTime, "hour" | "dayType">
+  time: Pick<LocalTime, "hour" | "dayType">,
+  /** Local calendar month of the trip, 1–12; absent: no seasonal factor (the regime's average month). */
+  month?: number
 ): ((q: number) => number) => {
   const fees = feeTotal(regime)
-  const base = baseFare(regime.routes[route], model, distanceKm, durationMinutes, time)
+  const season = month === undefined ? 1 : (regime.seasonal[route][month - 1] ?? 1)
+  const base = baseFare(regime.routes[route], model, distanceKm, durationMinutes, time) * season
   const row = regime.providers[providerIndex]?.residuals[route][bucketOf(model.buckets, distanceKm, time)] ?? []
   const levels = model.quantileLevels
   return (q) => {
@@ -79,6 +87,7 @@ export interface CalibratedMarket extends Market, KnowsRoutes {
 
 export const calibratedMarket = (model: MarketModel): CalibratedMarket => {
   const clock = localClock(model.timeZone)
+  const monthAt = localMonthClock(model.timeZone)
   const regimeAt = regimeFinder(model)
   return {
     model,
@@ -94,13 +103,16 @@ export const calibratedMarket = (model: MarketModel): CalibratedMarket => {
     // Mode is not a feature: metered taxi fares do not depend on booking ahead and the trip
     // records say nothing about it (see docs, "Calibrated markets").
     offers: (trip: Trip): ReadonlyArray<ProviderOffer> => {
-      const regime = regimeAt(trip.departAt === undefined ? undefined : DateTime.toEpochMillis(trip.departAt))
+      const at = trip.departAt === undefined ? undefined : DateTime.toEpochMillis(trip.departAt)
+      const regime = regimeAt(at)
+      // The season of the trip's local month (none without a moment: the regime's average month).
+      const month = at === undefined ? undefined : monthAt(at)
       const route: RouteKind = trip.routeSource === "resolved" ? "resolved" : "supplied"
       return model.providers.map((p, i) => ({
         provider: p.provider,
         serviceLevel: p.serviceLevel,
         distribution: {
-          quantile: priceQuantile(model, regime, i, route, trip.distanceKm, trip.durationMinutes, trip.localTime)
+          quantile: priceQuantile(model, regime, i, route, trip.distanceKm, trip.durationMinutes, trip.localTime, month)
         }
       }))
     }

@@ -38,6 +38,22 @@ export const localClock = (timeZone: string): ((epochMillis: number) => LocalTim
   return (epochMillis) => localTimeAtOffset(epochMillis, offsetAt(Math.floor(epochMillis / QUARTER_HOUR_MS)))
 }
 
+/**
+ * A function from an instant (epoch ms) to the local calendar month (1–12) in `timeZone`, with
+ * the same offset lookup as `localClock` (what a market's seasonal factors are read by).
+ */
+export const localMonthClock = (timeZone: string): ((epochMillis: number) => number) => {
+  const clock = localClock(timeZone)
+  return (epochMillis) => {
+    const local = clock(epochMillis)
+    const utcMinute = ((Math.floor(epochMillis / 60_000) % 1440) + 1440) % 1440
+    let offset = local.minuteOfDay - utcMinute
+    if (offset > 720) offset -= 1440
+    if (offset < -720) offset += 1440
+    return new Date(epochMillis + offset * 60_000).getUTCMonth() + 1
+  }
+}
+
 /** LocalTime from its parts; Saturday and Sunday are the weekend (public holidays are not modelled). */
 export const wallClock = (hour: number, minute: number, dayOfWeek: number): LocalTime => ({
   hour,

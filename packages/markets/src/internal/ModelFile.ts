@@ -1,22 +1,23 @@
 /**
  * The market model file: what `ridequote market fit` writes and `MarketsLive` loads.
  *
- * A versioned JSON document (`"format": "ridequote-market", "version": 2`), decoded with an
+ * A versioned JSON document (`"format": "ridequote-market", "version": 3`), decoded with an
  * effect Schema on load so a file from another program, an older layout or a hand edit that
  * breaks an invariant (crossing quantiles, a missing bucket, an unknown time zone, regimes out
  * of date order) is refused with a precise message instead of pricing quotes wrongly.
  *
- * Version 2 (this one): a market is a sequence of tariff regimes, each with the local date it
- * took effect, its flat fees and its own metered base fare and spread. Version 1 had one
- * undated tariff and is refused (refit it). The layout is documented field by field in
- * docs/pricing.md, "The model file".
+ * Version 3 (this one): a market is a sequence of tariff regimes, each with the local date it
+ * took effect, its flat fees, its own metered base fare (with speed knots: the price per km
+ * bends with the trip's average speed), month-of-year factors and spread. Version 2 had no
+ * speed knots and no seasons, version 1 one undated tariff; both are refused (refit). The
+ * layout is documented field by field in docs/pricing.md, "The model file".
  */
 import { Currency, MarketId, ServiceLevel } from "@ridequote/core"
 import { Either, ParseResult, Schema } from "effect"
 import { RouteKnowledge } from "@ridequote/routes"
 
 export const MODEL_FORMAT = "ridequote-market" as const
-export const MODEL_VERSION = 2 as const
+export const MODEL_VERSION = 3 as const
 
 const Finite = Schema.Number.pipe(Schema.finite())
 const Positive = Finite.pipe(Schema.greaterThan(0))
@@ -71,14 +72,24 @@ export const Buckets = Schema.Struct({
 })
 export type Buckets = typeof Buckets.Type
 
-/** Base fare: intercept + perKm·km + perMinute·min + timeShift[timeBucket], never below floor. */
+/**
+ * Base fare: intercept + perKm·km + perMinute·min + Σ_k perKnotKm[k]·max(km, speedKnotsKmh[k]·min/60)
+ * + timeShift[timeBucket], never below floor. A knot term charges a trip faster than its speed
+ * by the km and a slower one by the minutes (as the km that speed covers in them), the way a
+ * taximeter's "distance or time" tariff does, so the price per km bends with the trip's
+ * average speed.
+ * The fit keeps perKm, perMinute and perKnotKm ≥ 0 (the base never falls as km or minutes
+ * grow); the schema does not insist, a model of your own may do otherwise.
+ */
 export const BaseFare = Schema.Struct({
   intercept: Finite,
   perKm: Finite,
   perMinute: Finite,
+  speedKnotsKmh: Schema.Array(Positive),
+  perKnotKm: Schema.Array(Finite),
   timeShift: Schema.Array(Finite),
   floor: Positive
-})
+}).pipe(Schema.filter((f) => f.speedKnotsKmh.length === f.perKnotKm.length || "speedKnotsKmh and perKnotKm must have the same length"))
 export type BaseFare = typeof BaseFare.Type
 
 /** Residual ratios (price ÷ base fare) at the model's quantile levels, one row per bucket. */
@@ -131,6 +142,14 @@ export const Regime = Schema.Struct({
   detectedBy: Schema.Array(Schema.String),
   /** Flat per-trip fees in force (the typical amount of each fee column of the source). */
   fees: Schema.Record({ key: Schema.String, value: NonNegative }),
+  /**
+   * Month-of-year multipliers of the metered part, January first, per route source (learned
+   * from the training trips; 1 where the records show no season).
+   */
+  seasonal: Schema.Struct({
+    supplied: Schema.Array(Positive).pipe(Schema.itemsCount(12)),
+    resolved: Schema.Array(Positive).pipe(Schema.itemsCount(12))
+  }),
   trainingRows: Schema.Int,
   /** The metered part (price − fees). */
   routes: Schema.Struct({ supplied: BaseFare, resolved: BaseFare }),

@@ -112,7 +112,7 @@ export const score = (
       const p = providerIndex(t.provider)
       const f = featuresOf(model, t, route)
       if (p < 0 || f === undefined) continue
-      const quantileAt = priceQuantile(model, regimeOf(t), p, route, f.km, f.minutes, wallClock(t.hour, t.minute, t.dayOfWeek))
+      const quantileAt = priceQuantile(model, regimeOf(t), p, route, f.km, f.minutes, wallClock(t.hour, t.minute, t.dayOfWeek), Number(t.localDate.slice(5, 7)))
       n++
       levels.forEach((q, i) => {
         // The service publishes cents: compare the price with the rounded percentile.

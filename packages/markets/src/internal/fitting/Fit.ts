@@ -8,14 +8,23 @@
  * 3. Tariff regimes (./Regimes.ts): the training trips are cut where a flat fee or the
  *    metered rates changed; each regime has its flat fees (the typical amount of each fee
  *    column) and, fitted on its own trips, the metered part below.
- * 4. For each regime and route source — supplied (the trip's own km and minutes) and resolved (the km
- *    and minutes the route profile infers from the coordinates alone) — a base fare
- *    intercept + a·km + b·min + shift[day part × day type], fitted by Huber-weighted least
- *    squares on price − fees, and the quantiles of the ratio (price − fees) ÷ base in each
- *    bucket (distance band × day part × day type). Thin buckets are shrunk toward their
- *    distance band, bands toward the regime, a thin regime toward all regimes pooled, and each
- *    provider toward the market: w = n / (n + k) on the quantile functions, which keeps them
- *    non-decreasing.
+ * 4. Seasons (./Seasons.ts): a month-of-year index of the metered level, per route source,
+ *    read off all training trips (a level per regime, so tariff changes are not taken for
+ *    seasons) and shrunk toward no season by how noisy the monthly levels are. Each regime is
+ *    fitted with its trips' season divided out; a quote multiplies it back in.
+ * 5. For each regime and route source — supplied (the trip's own km and minutes) and resolved (the km
+ *    and minutes the route profile infers from the coordinates alone) — on the regime's recent
+ *    window, a base fare intercept + a·km + b·min + Σ c_k·max(km, v_k·min/60) +
+ *    shift[day part × day type] (v_k: the 20/40/60/80 % quantiles of the window's average
+ *    speeds, so the price per km can bend with speed as a taximeter's "distance or time"
+ *    tariff does; a, b, c_k ≥ 0, so the base never falls as km or minutes grow), fitted by
+ *    Huber-weighted least squares on price − fees, and the quantiles
+ *    of the ratio (price − fees) ÷ base in each bucket (distance band × day part × day type).
+ *    Thin buckets are shrunk toward their distance band, bands toward the regime, a thin regime
+ *    toward all regimes pooled, and each provider toward the market: w = n / (n + k) on the
+ *    quantile functions, which keeps them non-decreasing.
+ * 6. The ratio quantiles are re-read so that the published price (rounded to cents) covers
+ *    its nominal share of the window's trips (`recalibrate`).
  *
  * Fitting the resolved residuals on the inferred route makes their quantiles calibrated for
  * inferred routes by construction: all the extra uncertainty of not knowing the real route
@@ -26,14 +35,16 @@ import type { Coordinates, Currency, MarketId, ServiceLevel } from "@ridequote/c
 import { boundingBox } from "../Area.js"
 import { DEFAULT_BUCKETS, bucketOf, distanceBand, timeBucket } from "../Bucketing.js"
 import { baseFare } from "../CalibratedMarket.js"
-import { accumulate, normalEquations, solve } from "./LinearModel.js"
+import { accumulate, normalEquations, solveNonNegative } from "./LinearModel.js"
 import { bucketCount, MODEL_FORMAT, MODEL_VERSION, timeBucketCount } from "../ModelFile.js"
 import type { BaseFare, Buckets, MarketModel, ProviderModel, ProviderResiduals, Regime } from "../ModelFile.js"
-import { blendQuantiles, monotone, QUANTILE_LEVELS, quantilesAt, sampleQuantile } from "../Quantiles.js"
+import { blendQuantiles, interpolateQuantile, monotone, QUANTILE_LEVELS, quantilesAt, sampleQuantile } from "../Quantiles.js"
 import { inferRoute } from "./RouteInference.js"
 import { wallClock } from "../LocalClock.js"
 import { addMonths } from "./Dates.js"
 import { DEFAULT_REGIME_OPTIONS, detectRegimes, typicalFees } from "./Regimes.js"
+import { monthLevel, regimeFactors, seasonalIndex } from "./Seasons.js"
+import type { MonthLevel } from "./Seasons.js"
 import type { RegimeOptions } from "./Regimes.js"
 import type { ObservedTrip } from "./sources/ObservedTrip.js"
 import { isHeldOut } from "./sources/TripRecords.js"
@@ -109,35 +120,46 @@ interface Row {
   readonly km: number
   readonly minutes: number
   readonly time: { readonly hour: number; readonly dayType: "weekday" | "weekend" }
+  /** Local `YYYY-MM` of the trip. */
+  readonly month: string
 }
 
-const features = (buckets: Buckets, r: Row, out: Float64Array): void => {
+/** Levels of the training trips' average speed where the base fare's price per km may bend. */
+export const SPEED_KNOT_LEVELS: ReadonlyArray<number> = [0.2, 0.4, 0.6, 0.8]
+
+const features = (buckets: Buckets, knots: ReadonlyArray<number>, r: Row, out: Float64Array): void => {
   out.fill(0)
   out[0] = 1
   out[1] = r.km
   out[2] = r.minutes
   const t = timeBucket(buckets, r.time)
   if (t > 0) out[2 + t] = 1
+  const first = 2 + timeBucketCount(buckets)
+  for (let k = 0; k < knots.length; k++) out[first + k] = Math.max(r.km, ((knots[k] ?? 0) * r.minutes) / 60)
 }
 
 /** Huber-weighted least squares (IRLS): a few gross outliers (tolls, disputes) do not drag the base. */
 const fitBaseFare = (buckets: Buckets, rows: ReadonlyArray<Row>): BaseFare | undefined => {
   const nt = timeBucketCount(buckets)
-  const p = 2 + nt
+  const speeds = rows.map((r) => (60 * r.km) / r.minutes).filter((v) => Number.isFinite(v) && v > 0)
+  const knots = speeds.length === 0 ? [] : [...new Set(SPEED_KNOT_LEVELS.map((q) => round(sampleQuantile(speeds, q), 1)))]
+    .filter((v) => v > 0)
+  const p = 2 + nt + knots.length
   const x = new Float64Array(p)
   const weights = new Float64Array(rows.length).fill(1)
   let beta: Array<number> | undefined
   for (let iter = 0; iter < 6; iter++) {
     const eq = normalEquations(p)
     rows.forEach((r, i) => {
-      features(buckets, r, x)
+      features(buckets, knots, r, x)
       accumulate(eq, x, r.price, weights[i] ?? 1)
     })
-    beta = solve(eq)
+    // The km, minute and knot rates are ≥ 0, so the base fare never falls as km or minutes grow.
+    beta = solveNonNegative(eq, Array.from({ length: p }, (_, j) => j === 1 || j === 2 || j >= 2 + nt))
     if (beta === undefined) return undefined
     const b = beta
     const resid = rows.map((r) => {
-      features(buckets, r, x)
+      features(buckets, knots, r, x)
       let fit = 0
       for (let j = 0; j < p; j++) fit += (b[j] ?? 0) * (x[j] ?? 0)
       return r.price - fit
@@ -155,6 +177,8 @@ const fitBaseFare = (buckets: Buckets, rows: ReadonlyArray<Row>): BaseFare | und
     intercept: round(beta[0] ?? 0, 6),
     perKm: round(beta[1] ?? 0, 6),
     perMinute: round(beta[2] ?? 0, 6),
+    speedKnotsKmh: knots,
+    perKnotKm: knots.map((_, k) => round(beta?.[2 + nt + k] ?? 0, 6)),
     timeShift: Array.from({ length: nt }, (_, t) => (t === 0 ? 0 : round(beta?.[2 + t] ?? 0, 6))),
     floor: round(floor, 4)
   }
@@ -201,6 +225,67 @@ const residualTables = (
   return { tables, counts, ratios: all }
 }
 
+/** Pseudo-rows the published-price recalibration of a regime is shrunk toward no change with. */
+const RECALIBRATION_SHRINK = 1000
+/** The grid the in-sample coverage of the published price is measured on. */
+const RECALIBRATION_GRID: ReadonlyArray<number> = Array.from({ length: 199 }, (_, i) => (i + 1) / 200)
+
+/**
+ * Quantile recalibration for the published price. A quote publishes each percentile rounded to
+ * cents, and a fare on the meter's grid that equals the rounded percentile counts as at or
+ * below it; with tight spreads (a supplied route in New York) those ties alone put ~0.7 % more
+ * of the training trips under p25 and p50 than the residual quantiles say. So the in-sample
+ * coverage c(q) of the published price is measured on the regime's own window rows at a fine
+ * grid of q, and each stored level q_j is re-read at q*_j with c(q*_j) = q_j (linear between
+ * grid points; Kuleshov et al. 2018, "Accurate uncertainties for deep learning using calibrated
+ * regression"), shrunk toward q_j by n ÷ (n + RECALIBRATION_SHRINK). c is non-decreasing, so
+ * the re-read rows stay non-decreasing.
+ */
+const recalibrate = (
+  buckets: Buckets,
+  levels: ReadonlyArray<number>,
+  fare: BaseFare,
+  /** The window rows with the season taken out (what the tables were fitted on). */
+  rows: ReadonlyArray<Row>,
+  tables: ReadonlyArray<ReadonlyArray<ReadonlyArray<number>>>,
+  feeSum: number,
+  factors: ReadonlyArray<number>
+): Array<Array<Array<number>>> => {
+  const grid = RECALIBRATION_GRID
+  const below = new Float64Array(grid.length)
+  for (const r of rows) {
+    const factor = factors[calendarMonthOf(r.month)] ?? 1
+    const base = baseFare(fare, { buckets }, r.km, r.minutes, r.time) * factor
+    const row = tables[r.provider]?.[bucketOf(buckets, r.km, r.time)] ?? []
+    const price = Math.round((r.price * factor + feeSum) * 100) / 100
+    for (let g = 0; g < grid.length; g++) {
+      const published = Math.round((feeSum + Math.max(0, base * interpolateQuantile(levels, row, grid[g] ?? 0))) * 100) / 100
+      if (price <= published) below[g] = (below[g] ?? 0) + 1
+    }
+  }
+  const n = rows.length
+  if (n === 0) return tables.map((t) => t.map((row) => [...row]))
+  const coverage = Array.from(below, (b) => b / n)
+  const w = n / (n + RECALIBRATION_SHRINK)
+  const reread = levels.map((q) => {
+    // The grid point where the coverage first reaches q; linear between it and the one before.
+    let g = 0
+    while (g < grid.length && (coverage[g] ?? 1) < q) g++
+    let at: number
+    if (g === 0) at = grid[0] ?? q
+    else if (g === grid.length) at = grid[grid.length - 1] ?? q
+    else {
+      const c0 = coverage[g - 1] ?? 0, c1 = coverage[g] ?? 1
+      const q0 = grid[g - 1] ?? 0, q1 = grid[g] ?? 1
+      at = c1 > c0 ? q0 + ((q - c0) / (c1 - c0)) * (q1 - q0) : q1
+    }
+    return q + w * (at - q)
+  })
+  return tables.map((t) =>
+    t.map((row) => monotone(reread.map((q) => interpolateQuantile(levels, row, q))).map((v) => round(v, 5)))
+  )
+}
+
 /** One regime's trips as the fit sees them, per route source. */
 interface RegimeRows {
   readonly supplied: Array<Row>
@@ -209,6 +294,43 @@ interface RegimeRows {
 
 const ratiosOf = (buckets: Buckets, fare: BaseFare, rows: ReadonlyArray<Row>): Array<number> =>
   rows.map((r) => Math.max(0, r.price / baseFare(fare, { buckets }, r.km, r.minutes, r.time)))
+
+const calendarMonthOf = (month: string): number => Number(month.slice(5, 7)) - 1
+
+/**
+ * Seasonal factors of each regime for one route source: the index is read off all training
+ * rows against one reference base fare fitted on them all (./Seasons.ts); undefined when that
+ * regression is singular.
+ */
+const seasonalFactors = (
+  buckets: Buckets,
+  all: ReadonlyArray<ReadonlyArray<Row>>,
+  windows: ReadonlyArray<ReadonlyArray<Row>>
+): Array<Array<number>> | undefined => {
+  const reference = fitBaseFare(buckets, all.flat())
+  if (reference === undefined) return undefined
+  const levels: Array<MonthLevel> = []
+  all.forEach((rows, regime) => {
+    const byMonth = new Map<string, Array<number>>()
+    for (const r of rows) {
+      const base = baseFare(reference, { buckets }, r.km, r.minutes, r.time)
+      const ratio = Math.log(Math.max(0.01, r.price) / base)
+      const list = byMonth.get(r.month)
+      if (list === undefined) byMonth.set(r.month, [ratio])
+      else list.push(ratio)
+    }
+    for (const month of [...byMonth.keys()].sort()) {
+      const level = monthLevel(month, regime, byMonth.get(month) ?? [])
+      if (level !== undefined) levels.push(level)
+    }
+  })
+  const index = seasonalIndex(levels, all.length)
+  return windows.map((rows) => {
+    const tripsByMonth = new Array<number>(12).fill(0)
+    for (const r of rows) tripsByMonth[calendarMonthOf(r.month)] = (tripsByMonth[calendarMonthOf(r.month)] ?? 0) + 1
+    return regimeFactors(index, tripsByMonth)
+  })
+}
 
 /** Fits a market model from the training part of a trip table. */
 export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<MarketModel, FitFailed> => {
@@ -265,6 +387,8 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
 
   const clockOf = (t: ObservedTrip) => wallClock(t.hour, t.minute, t.dayOfWeek)
   const fees = groups.map(typicalFees)
+  // Every training trip of each regime as the fit sees it (the seasonal index reads them all;
+  // the regime's rates and spread only its recent window).
   const rowsOf = (trips: ReadonlyArray<ObservedTrip>, regimeFees: Record<string, number>): RegimeRows => {
     const feeSum = Object.values(regimeFees).reduce((a, b) => a + b, 0)
     const supplied: Array<Row> = []
@@ -273,17 +397,39 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
       // The metered part as a quote would see it: the regime's flat fees, not this trip's own.
       const price = t.price - feeSum
       const time = clockOf(t)
-      supplied.push({ provider: providerOf(t.provider), price, km: t.distanceKm, minutes: t.durationMinutes, time })
+      const month = t.localDate.slice(0, 7)
+      const provider = providerOf(t.provider)
+      supplied.push({ provider, price, km: t.distanceKm, minutes: t.durationMinutes, time, month })
       const route = inferRoute(routeProfile, t.pickup, t.destination, t.hour, routing.areaSpeed)
       if (route.greatCircleKm < MIN_RESOLVABLE_KM) continue
-      resolved.push({ provider: providerOf(t.provider), price, km: route.distanceKm, minutes: route.durationMinutes, time })
+      resolved.push({ provider, price, km: route.distanceKm, minutes: route.durationMinutes, time, month })
     }
     return { supplied, resolved }
   }
-  const regimeRows = groups.map((g, i) => rowsOf(g, fees[i] ?? {}))
-  if (regimeRows.reduce((n, r) => n + r.resolved.length, 0) < 50) {
+  const allRows = all.map((trips, i) => rowsOf(trips, fees[i] ?? {}))
+  const windowRows = groups.map((g, i) => rowsOf(g, fees[i] ?? {}))
+  if (windowRows.reduce((n, r) => n + r.resolved.length, 0) < 50) {
     return Either.left(new FitFailed({ message: "too few trips with distinct pickup and drop-off points to learn routes" }))
   }
+  // The month-of-year index (./Seasons.ts), per route source, and each regime's factors.
+  const seasonal: Array<{ supplied: Array<number>; resolved: Array<number> }> = detected.map(() => ({ supplied: [], resolved: [] }))
+  for (const route of ["supplied", "resolved"] as const) {
+    const factors = seasonalFactors(buckets, allRows.map((r) => r[route]), windowRows.map((r) => r[route]))
+    if (factors === undefined) {
+      return Either.left(new FitFailed({ message: "the base fare regression is singular (too little variety in the trips)" }))
+    }
+    factors.forEach((f, i) => {
+      const target = seasonal[i]
+      if (target !== undefined) target[route] = f
+    })
+  }
+  // A regime's rates and spread are fitted on its window with the season taken out.
+  const deseasonalised = (rows: ReadonlyArray<Row>, factors: ReadonlyArray<number>): Array<Row> =>
+    rows.map((r) => ({ ...r, price: r.price / (factors[calendarMonthOf(r.month)] ?? 1) }))
+  const regimeRows: Array<RegimeRows> = windowRows.map((rows, i) => ({
+    supplied: deseasonalised(rows.supplied, seasonal[i]?.supplied ?? []),
+    resolved: deseasonalised(rows.resolved, seasonal[i]?.resolved ?? [])
+  }))
   const fares: Array<{ supplied: BaseFare; resolved: BaseFare }> = []
   for (const rows of regimeRows) {
     const supplied = fitBaseFare(buckets, rows.supplied)
@@ -305,15 +451,24 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
     const fare = fares[i] as { supplied: BaseFare; resolved: BaseFare }
     const s = residualTables(buckets, levels, fare.supplied, rows.supplied, ids.length, prior.supplied)
     const r = residualTables(buckets, levels, fare.resolved, rows.resolved, ids.length, prior.resolved)
+    const feeSum = Object.values(fees[i] ?? {}).reduce((a, b) => a + b, 0)
+    const published = {
+      supplied: recalibrate(buckets, levels, fare.supplied, rows.supplied, s.tables, feeSum, seasonal[i]?.supplied ?? []),
+      resolved: recalibrate(buckets, levels, fare.resolved, rows.resolved, r.tables, feeSum, seasonal[i]?.resolved ?? [])
+    }
     const providers: Array<ProviderResiduals> = ids.map((provider, p) => ({
       provider,
       trainingRows: { supplied: s.counts[p] ?? 0, resolved: r.counts[p] ?? 0 },
-      residuals: { supplied: s.tables[p] ?? [], resolved: r.tables[p] ?? [] }
+      residuals: { supplied: published.supplied[p] ?? [], resolved: published.resolved[p] ?? [] }
     }))
     return {
       effectiveFrom: d.effectiveFrom,
       detectedBy: d.detectedBy,
       fees: fees[i] ?? {},
+      seasonal: {
+        supplied: (seasonal[i]?.supplied ?? []).map((f) => round(f, 6)),
+        resolved: (seasonal[i]?.resolved ?? []).map((f) => round(f, 6))
+      },
       trainingRows: rows.supplied.length,
       routes: fare,
       providers

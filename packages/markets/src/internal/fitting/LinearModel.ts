@@ -72,3 +72,74 @@ export const solve = (eq: NormalEquations, ridge = 1e-6): Array<number> | undefi
   }
   return m.map((row, i) => (row[p] ?? 0) / (row[i] ?? 1))
 }
+
+/** The normal equations restricted to some of the coefficients (the others held at 0). */
+const restricted = (eq: NormalEquations, keep: ReadonlyArray<number>): NormalEquations => {
+  const sub = normalEquations(keep.length)
+  keep.forEach((i, a) => {
+    sub.xty[a] = eq.xty[i] ?? 0
+    keep.forEach((j, b) => {
+      sub.xtx[a * keep.length + b] = eq.xtx[i * eq.size + j] ?? 0
+    })
+  })
+  return sub
+}
+
+/**
+ * Least squares with some coefficients constrained to be ≥ 0 (`nonNegative[i]`), the others
+ * free: Lawson & Hanson's active-set method ("Solving Least Squares Problems", 1974, ch. 23) on
+ * the normal equations. Undefined when a restricted system is singular.
+ */
+export const solveNonNegative = (eq: NormalEquations, nonNegative: ReadonlyArray<boolean>): Array<number> | undefined => {
+  const p = eq.size
+  const passive = new Array<boolean>(p).fill(false)
+  for (let i = 0; i < p; i++) passive[i] = !nonNegative[i]
+  const solvePassive = (): Array<number> | undefined => {
+    const keep = passive.flatMap((on, i) => (on ? [i] : []))
+    const s = keep.length === 0 ? [] : solve(restricted(eq, keep))
+    if (s === undefined) return undefined
+    const out = new Array<number>(p).fill(0)
+    keep.forEach((i, a) => {
+      out[i] = s[a] ?? 0
+    })
+    return out
+  }
+  let beta = solvePassive()
+  if (beta === undefined) return undefined
+  const tolerance = 1e-9 * Math.max(1, ...Array.from(eq.xty, Math.abs))
+  for (let outer = 0; outer < 3 * p; outer++) {
+    // Gradient of the objective's negative half: Xᵀy − XᵀXβ.
+    let best = -1, bestW = tolerance
+    for (let j = 0; j < p; j++) {
+      if (passive[j]) continue
+      let w = eq.xty[j] ?? 0
+      for (let k = 0; k < p; k++) w -= (eq.xtx[j * p + k] ?? 0) * (beta[k] ?? 0)
+      if (w > bestW) [best, bestW] = [j, w]
+    }
+    if (best < 0) return beta
+    passive[best] = true
+    for (let inner = 0; inner < 3 * p; inner++) {
+      const s = solvePassive()
+      if (s === undefined) return undefined
+      let alpha = 1
+      for (let j = 0; j < p; j++) {
+        if (!passive[j] || !nonNegative[j] || (s[j] ?? 0) > 0) continue
+        const b = beta[j] ?? 0
+        alpha = Math.min(alpha, b - (s[j] ?? 0) > 0 ? b / (b - (s[j] ?? 0)) : 0)
+      }
+      if (alpha >= 1) {
+        beta = s
+        break
+      }
+      const current: Array<number> = beta
+      beta = current.map((b, j) => b + alpha * ((s[j] ?? 0) - b))
+      for (let j = 0; j < p; j++) {
+        if (passive[j] && nonNegative[j] && (beta[j] ?? 0) <= 1e-12) {
+          passive[j] = false
+          beta[j] = 0
+        }
+      }
+    }
+  }
+  return beta
+}

@@ -1,15 +1,11 @@
 /**
- * `ridequote accounts …`: the operator's side of customer accounts (contract §3, §6). Status
+ * `ridequote accounts …`: the operator's side of customer accounts (docs/operations.md, "Commands"). Status
  * changes, TTLs and behaviors are made here, never through the public API.
  */
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import * as Console from "effect/Console"
-import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
+import { Console, Effect, Option, Redacted, Schema } from "effect"
 import {
   AccountId,
   AccountNotFound,

@@ -6,9 +6,7 @@
  */
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import * as Console from "effect/Console"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
+import { Console, Effect, Layer } from "effect"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { StorageUnavailable } from "@ridequote/core"
 import { loadPostgres, loadSql, loadSqlite } from "./Storage.js"

@@ -23,9 +23,7 @@ import { InvalidRequest } from "@ridequote/core"
 import { errorHead, MethodNotAllowed } from "@ridequote/http"
 import type { ErrorHead, RenderableError } from "@ridequote/http"
 import { NodeHost } from "@ridequote/http/node"
-import * as Context from "effect/Context"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
+import { Context, Effect, Layer } from "effect"
 
 /** How often idle keep-alive connections are closed while draining. */
 const IDLE_SWEEP_MS = 50

@@ -3,9 +3,7 @@
  * keeps verifying until every token it signed has expired, so nobody is logged out.
  */
 import * as Command from "@effect/cli/Command"
-import * as Console from "effect/Console"
-import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
+import { Console, Effect, Option } from "effect"
 import { SigningKeys } from "@ridequote/core"
 import { printJson } from "./Output.js"
 import { databaseOption, jsonOption, jwtSecretConfig, parseDatabaseLocation, SettingInvalid } from "./Settings.js"

@@ -6,14 +6,7 @@
  * Nothing here decides what is logged: the HTTP adapter logs one line per request (request
  * id, route, status, duration) and never a header, body, secret or token.
  */
-import * as Config from "effect/Config"
-import * as ConfigError from "effect/ConfigError"
-import * as Either from "effect/Either"
-import * as Effect from "effect/Effect"
-import * as Inspectable from "effect/Inspectable"
-import * as Layer from "effect/Layer"
-import * as Logger from "effect/Logger"
-import * as LogLevel from "effect/LogLevel"
+import { Config, ConfigError, Effect, Either, Inspectable, Layer, LogLevel, Logger } from "effect"
 import type { RequestLogFields } from "@ridequote/http/node"
 
 /** Operator commands: logfmt on stderr. */

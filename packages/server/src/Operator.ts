@@ -4,8 +4,8 @@
  * is published on the access feed and reaches running `serve` processes within their refresh
  * interval, exactly like a change made through the HTTP API.
  */
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
+import { Effect, Layer } from "effect"
+import type { ConfigError } from "effect"
 import {
   AccessSnapshotLive,
   type Accounts,
@@ -17,7 +17,6 @@ import {
   type Tokens,
   TokensLive
 } from "@ridequote/core"
-import type * as ConfigError from "effect/ConfigError"
 import { jwtSecretConfig, parseDatabaseLocation, type SettingInvalid } from "./Settings.js"
 import { type StorageError, StorageLive, type StoragePorts } from "./Storage.js"
 

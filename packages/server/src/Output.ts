@@ -4,10 +4,7 @@
  * matches `GET /v1/customer/me` field for field. A secret is printed only by the two commands
  * that create one (`accounts create`, `accounts rotate-secret`), once.
  */
-import * as Console from "effect/Console"
-import * as DateTime from "effect/DateTime"
-import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
+import { Console, DateTime, Effect, Schema } from "effect"
 import { Account } from "@ridequote/core"
 
 /** The wire (JSON) form of an account. */

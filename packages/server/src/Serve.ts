@@ -12,10 +12,7 @@
  * engine stops, and the storage layer closes last, after its finalizer has flushed the audit
  * queue. Storage is therefore built first (innermost `provideMerge`), the HTTP server last.
  */
-import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
+import { Context, Duration, Effect, Layer } from "effect"
 import { makeEngineLive, RandomnessLive } from "@ridequote/core"
 import { rateLimitPerSecond } from "@ridequote/http"
 import { NodeHostLive } from "@ridequote/http/node"

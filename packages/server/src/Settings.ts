@@ -7,28 +7,24 @@
 import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as ValidationError from "@effect/cli/ValidationError"
-import * as Config from "effect/Config"
-import * as ConfigError from "effect/ConfigError"
-import * as Data from "effect/Data"
-import * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
+import { Config, ConfigError, Data, Duration, Effect, Either, Option, Redacted } from "effect"
 import { DEFAULT_REFRESH_INTERVAL, MAX_STALENESS } from "@ridequote/core"
 import type { MarketsOptions } from "@ridequote/markets"
 import { parseRoutesChoice } from "@ridequote/routes"
 import type { RoutesChoice } from "@ridequote/routes"
-import * as Either from "effect/Either"
 // The light config module only: the HTTP stack itself loads when `serve` runs.
 import { DEFAULT_RATE_LIMIT as HTTP_DEFAULT_RATE_LIMIT, parseCorsOrigin } from "@ridequote/http/config"
 
 export const DEFAULT_PORT = 8080
 export const DEFAULT_HOST = "127.0.0.1"
 export const DEFAULT_DATABASE = "./data/ridequote.db"
-/** Core's access-snapshot defaults, in whole seconds for the flag (contract §2: never over 60 s). */
+/**
+ * Core's access-snapshot defaults, in whole seconds for the flag: a revocation or block reaches
+ * every instance within 60 s at most (docs/security.md, "Revocation").
+ */
 export const DEFAULT_REFRESH_INTERVAL_SECONDS = Duration.toSeconds(DEFAULT_REFRESH_INTERVAL)
 export const MAX_REFRESH_INTERVAL_SECONDS = Duration.toSeconds(MAX_STALENESS)
-/** The HTTP adapter's default (contract §1: 200 requests/s per account, bursts of 400). */
+/** The HTTP adapter's default (200 requests/s per account, bursts of 400; docs/api.md, "Rate limits and sizes"). */
 export const DEFAULT_RATE_LIMIT = HTTP_DEFAULT_RATE_LIMIT.requestsPerSecond
 
 /** A request (headers and body) must arrive whole within this time; Node's own default is 300 s. */

@@ -4,11 +4,8 @@
  * URL (many `serve` processes on many machines). The storage settings that every command must
  * agree on (key encryption, audit retention, pool) come from the environment.
  */
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import type * as Redacted from "effect/Redacted"
-import type * as ConfigError from "effect/ConfigError"
+import { Effect, Layer, Option } from "effect"
+import type { ConfigError, Redacted } from "effect"
 import type { StoragePorts, StorageUnavailable } from "@ridequote/core"
 import type { DatabaseLocation, SettingInvalid } from "./Settings.js"
 import { storageSettings } from "./Settings.js"

@@ -5,11 +5,7 @@
  */
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import * as Console from "effect/Console"
-import * as Data from "effect/Data"
-import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
+import { Console, Data, Effect, Option, Schema } from "effect"
 import { AccountId, AccountNotFound, Accounts, Jti, type RevokeTarget, TokenNotFound, Tokens } from "@ridequote/core"
 import { withOperator } from "./Operator.js"
 import { printJson } from "./Output.js"

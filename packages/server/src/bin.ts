@@ -5,7 +5,7 @@
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import * as Effect from "effect/Effect"
+import { Effect } from "effect"
 import { runRidequote } from "./Cli.js"
 
 runRidequote(process.argv).pipe(

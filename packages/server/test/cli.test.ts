@@ -1,14 +1,11 @@
 /**
- * The operator commands (contract §6), run in-process against a temporary SQLite file with a
+ * The operator commands (docs/operations.md, "Commands"), run in-process against a temporary SQLite file with a
  * captured console: what reaches stdout and stderr, and whether the command failed. The same
  * program runs as a real process in cli-process.test.ts (exit codes) and in the end-to-end
  * tests.
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as ConfigProvider from "effect/ConfigProvider"
-import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Redacted from "effect/Redacted"
+import { ConfigProvider, Effect, Exit, Redacted } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { Tokens } from "@ridequote/core"
 import { runRidequote } from "../src/Cli.js"

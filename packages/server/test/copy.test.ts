@@ -4,12 +4,8 @@
  * and audit; a target that is not empty is refused.
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as ConfigProvider from "effect/ConfigProvider"
-import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Redacted from "effect/Redacted"
+import { ConfigProvider, Effect, Exit, Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as Option from "effect/Option"
 import { AccountId, AuditLog, Tokens } from "@ridequote/core"
 import { auditRecord } from "@ridequote/storage-sql/testing"
 import { StorageLive } from "../src/Storage.js"

@@ -1,5 +1,5 @@
 /**
- * Several `serve` processes and the CLI on one SQLite file (contract §2, §3, §6): a revocation
+ * Several `serve` processes and the CLI on one SQLite file (docs/operations.md, "Several processes on one database"): a revocation
  * or a status change made by any of them reaches the others within the refresh interval.
  * Instances run with RIDEQUOTE_REFRESH_INTERVAL=1; each propagation is polled for with a
  * bounded deadline of 10 s.
@@ -75,7 +75,7 @@ describe("several serve processes and the CLI on one SQLite file", { timeout: PR
       const { reply } = await pollUntil(() => quote(base, token), (r) => r.status === 403, PROPAGATION_DEADLINE_MS)
       expect(reply.status).toBe(403)
       expect(codeOf(reply)).toBe("result:account-blocked")
-      // Contract §3: the token itself stays valid for the other endpoints until it expires.
+      // A blocked account is refused quotes, but its token stays valid for the other endpoints until it expires (docs/security.md).
       const who = await me(base, token)
       expect(who.status).toBe(200)
       expect(field(who.body, "status")).toBe("Blocked")

@@ -9,7 +9,7 @@
  * measured latencies are printed, not asserted (bench/scale-out.ts measures them properly).
  */
 import { randomUUID } from "node:crypto"
-import * as Redacted from "effect/Redacted"
+import { Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { AccountId, Jti, KeyId, signJwt, TOKEN_ISSUER } from "@ridequote/core"
 import {

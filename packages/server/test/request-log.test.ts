@@ -3,8 +3,7 @@
  * exactly what its service logger writes for the same request through Effect's loggers.
  */
 import { makeRequestLog } from "@ridequote/http/node"
-import * as Effect from "effect/Effect"
-import * as Logger from "effect/Logger"
+import { Effect, Logger } from "effect"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { requestLogLine, serviceLogger } from "../src/Logging.js"
 

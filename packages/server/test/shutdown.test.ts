@@ -1,5 +1,5 @@
 /**
- * How `serve` ends: killed outright it loses no acknowledged quote (contract §5); asked to stop
+ * How `serve` ends: killed outright it loses no acknowledged quote (an answer is given only after its audit entry is durable); asked to stop
  * (SIGTERM) it finishes what is in flight, flushes the audit and exits 0.
  */
 import { Agent, request } from "node:http"

@@ -9,7 +9,7 @@ import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { StorageUnavailable } from "@ridequote/core"
 import { migrate } from "@ridequote/storage-sql"
 import { Cause, Effect, Layer } from "effect"
-import type { ConfigError } from "effect/ConfigError"
+import type { ConfigError } from "effect"
 import type { SqlError } from "@effect/sql/SqlError"
 
 /** How long a write waits for another process's write lock before failing with SQLITE_BUSY. */
@@ -44,7 +44,7 @@ const createParentDirectory = (filename: string) =>
       })
   })
 
-const cannotOpen = (filename: string) => (cause: Cause.Cause<StorageUnavailable | ConfigError | SqlError>) => {
+const cannotOpen = (filename: string) => (cause: Cause.Cause<StorageUnavailable | ConfigError.ConfigError | SqlError>) => {
   const error = Cause.squash(cause)
   return Layer.fail(
     error instanceof StorageUnavailable

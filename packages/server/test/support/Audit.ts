@@ -1,8 +1,5 @@
 /** Reads the audit of an account straight from a database (file path or postgres:// URL), through the storage port. */
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
+import { Effect, Layer, Option, Schema } from "effect"
 import { AccountId, type AuditCursor, AuditLog, type AuditPage } from "@ridequote/core"
 import { parseDatabaseLocation } from "../../src/Settings.js"
 import { StorageLive } from "../../src/Storage.js"

@@ -4,8 +4,8 @@
  */
 import { Console as NodeConsole } from "node:console"
 import { Writable } from "node:stream"
-import type * as Console from "effect/Console"
-import * as Effect from "effect/Effect"
+import { Effect } from "effect"
+import type { Console } from "effect"
 
 export interface Captured {
   readonly console: Console.Console

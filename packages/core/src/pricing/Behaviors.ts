@@ -54,9 +54,27 @@ export const DEFAULT_BEHAVIOR = "market-median" as BehaviorId
 
 type Level = keyof PercentilesMinor
 
+/**
+ * Ascending, in place, by insertion: a level has a handful of providers, and V8's
+ * `Array.prototype.sort` allocated ~3 KB of work space per call (a quarter of a quote's
+ * garbage over HTTP, docs/performance.md).
+ */
+const sortSmall = (xs: Array<number>): Array<number> => {
+  for (let i = 1; i < xs.length; i++) {
+    const x = xs[i] ?? 0
+    let j = i - 1
+    while (j >= 0 && (xs[j] ?? 0) > x) {
+      xs[j + 1] = xs[j] ?? 0
+      j--
+    }
+    xs[j + 1] = x
+  }
+  return xs
+}
+
 /** Median across providers; for an even count, the midpoint of the middle two. */
 const medianOf = (input: BehaviorInput, level: Level): number => {
-  const xs = input.percentiles.map((p) => p[level]).sort((a, b) => a - b)
+  const xs = sortSmall(input.percentiles.map((p) => p[level]))
   const mid = xs.length >> 1
   const upper = xs[mid] ?? 0
   return xs.length % 2 === 1 ? upper : ((xs[mid - 1] ?? upper) + upper) / 2

@@ -98,8 +98,15 @@ export const recommend = (
   const out: Record<string, ReadonlyArray<Recommendation>> = {}
   for (const level of view.levels) {
     const points = behavior.recommend({ ...level, currency, trip })
-    const [saver, balanced, priority] = [toPoint(points.saver), toPoint(points.balanced), toPoint(points.priority)]
-      .sort((a, b) => a - b) as [Minor, Minor, Minor]
+    let saver = toPoint(points.saver) as Minor
+    let balanced = toPoint(points.balanced) as Minor
+    let priority = toPoint(points.priority) as Minor
+    // Three compare-and-swaps, not Array.prototype.sort, which allocates work space per call
+    // (see sortSmall in Behaviors.ts).
+    let swap: Minor
+    if (saver > balanced) (swap = saver, saver = balanced, balanced = swap)
+    if (balanced > priority) (swap = balanced, balanced = priority, priority = swap)
+    if (saver > balanced) (swap = saver, saver = balanced, balanced = swap)
     out[level.serviceLevel] = [
       { price: toMajor(saver, currency), label: "saver" },
       { price: toMajor(balanced, currency), label: "balanced" },

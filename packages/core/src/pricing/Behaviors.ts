@@ -74,7 +74,17 @@ const sortSmall = (xs: Array<number>): Array<number> => {
 
 /** Median across providers; for an even count, the midpoint of the middle two. */
 const medianOf = (input: BehaviorInput, level: Level): number => {
-  const xs = sortSmall(input.percentiles.map((p) => p[level]))
+  const ps = input.percentiles
+  // Most levels have one to three providers: their median without building an array.
+  const a = ps[0]?.[level] ?? 0
+  if (ps.length === 1) return a
+  const b = ps[1]?.[level] ?? a
+  if (ps.length === 2) return (a + b) / 2
+  if (ps.length === 3) {
+    const c = ps[2]?.[level] ?? b
+    return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c))
+  }
+  const xs = sortSmall(ps.map((p) => p[level]))
   const mid = xs.length >> 1
   const upper = xs[mid] ?? 0
   return xs.length % 2 === 1 ? upper : ((xs[mid - 1] ?? upper) + upper) / 2

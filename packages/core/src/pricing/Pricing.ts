@@ -97,7 +97,13 @@ export const recommend = (
 ): Recommendations => {
   const out: Record<string, ReadonlyArray<Recommendation>> = {}
   for (const level of view.levels) {
-    const points = behavior.recommend({ ...level, currency, trip })
+    const points = behavior.recommend({
+      serviceLevel: level.serviceLevel,
+      currency,
+      offers: level.offers,
+      percentiles: level.percentiles,
+      trip
+    })
     let saver = toPoint(points.saver) as Minor
     let balanced = toPoint(points.balanced) as Minor
     let priority = toPoint(points.priority) as Minor

@@ -1,6 +1,6 @@
 /** Built-in behaviors (formulas of docs/pricing.md), the registry, and the engine's guarantees. */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit } from "effect"
+import { Effect, Exit, FastCheck } from "effect"
 import type { BehaviorId } from "../../src/Ids.js"
 import type { Currency } from "../../src/Money.js"
 import type { PriceDistribution, ProviderOffer, Trip } from "../../src/ports/MarketData.js"
@@ -34,7 +34,31 @@ const input = (percentiles: ReadonlyArray<PercentilesMinor>): BehaviorInput => (
 const three = input([p(900, 1000, 1100, 1200, 1500), p(1400, 1500, 1600, 1700, 1900), p(700, 800, 900, 1000, 1300)])
 const two = input([p(900, 1000, 1100, 1200, 1500), p(1400, 1500, 1601, 1700, 1900)])
 
+/** The median by its definition: sort a copy, take the middle (or the midpoint of the middle two). */
+const referenceMedian = (xs: ReadonlyArray<number>): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  const mid = s.length >> 1
+  return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2
+}
+
 describe("built-in behaviors", () => {
+  it("market-median agrees with the median by definition for 1 to 7 providers in any order", () => {
+    FastCheck.assert(
+      FastCheck.property(
+        FastCheck.array(FastCheck.tuple(FastCheck.nat(100_000), FastCheck.nat(100_000), FastCheck.nat(100_000)), { minLength: 1, maxLength: 7 }),
+        (levels) => {
+          const points = marketMedian.recommend(input(levels.map(([a, b, c]) => p(0, a, b, c, 0))))
+          expect(points).toEqual({
+            saver: referenceMedian(levels.map((l) => l[0])),
+            balanced: referenceMedian(levels.map((l) => l[1])),
+            priority: referenceMedian(levels.map((l) => l[2]))
+          })
+        }
+      ),
+      { numRuns: 500 }
+    )
+  })
+
   it("market-median: cross-provider median of p25, p50, p75 (midpoint of the middle two for an even count)", () => {
     expect(marketMedian.recommend(three)).toEqual({ saver: 1000, balanced: 1100, priority: 1200 })
     expect(marketMedian.recommend(two)).toEqual({ saver: 1250, balanced: 1350.5, priority: 1450 })

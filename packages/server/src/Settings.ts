@@ -75,14 +75,19 @@ export const settingHelp = (
     where.default === undefined ? "" : `Default: ${where.default}.`
   ].filter((part) => part !== "").join(" ")
 
+/** The whole number `text` spells (surrounding blanks and a sign allowed), else undefined. */
+const wholeNumber = (text: string): number | undefined =>
+  /^\s*[+-]?\d+\s*$/.test(text) ? Number.parseInt(text, 10) : undefined
+
 /** An environment variable holding a whole number; a bad value names the variable. */
 export const envInteger = (variable: string): Config.Config<number> =>
   Config.string(variable).pipe(
-    Config.mapOrFail((text) =>
-      /^\s*[+-]?\d+\s*$/.test(text)
-        ? Either.right(Number.parseInt(text, 10))
+    Config.mapOrFail((text) => {
+      const n = wholeNumber(text)
+      return n !== undefined
+        ? Either.right(n)
         : Either.left(ConfigError.InvalidData([], `${variable} must be a whole number, got ${JSON.stringify(text)}`))
-    )
+    })
   )
 
 /** An environment variable holding one of `values`; a bad value names the variable and lists them. */
@@ -100,11 +105,26 @@ export const envChoice = <const A extends string>(variable: string, values: Read
 const integerFlag = (flag: string, pseudoName: string) =>
   Options.text(flag).pipe(
     Options.withPseudoName(pseudoName),
-    Options.mapEffect((text) =>
-      /^\s*[+-]?\d+\s*$/.test(text)
-        ? Effect.succeed(Number.parseInt(text, 10))
+    Options.mapEffect((text) => {
+      const n = wholeNumber(text)
+      return n !== undefined
+        ? Effect.succeed(n)
         : Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--${flag} must be a whole number, got ${JSON.stringify(text)}`)))
-    )
+    })
+  )
+
+/** A whole-number setting: the flag, its help (meaning, variable, default), the default, then the variable. */
+const integerSetting = (setting: {
+  readonly flag: string
+  readonly pseudoName: string
+  readonly meaning: string
+  readonly env: string
+  readonly default: number
+}) =>
+  integerFlag(setting.flag, setting.pseudoName).pipe(
+    Options.withDescription(settingHelp(setting.meaning, { env: setting.env, default: setting.default })),
+    Options.withDefault(setting.default),
+    Options.withFallbackConfig(envInteger(setting.env))
   )
 
 // ---------------------------------------------------------------------------------------------
@@ -129,11 +149,13 @@ export const jsonOption = Options.boolean("json").pipe(
 // ---------------------------------------------------------------------------------------------
 // serve
 
-export const portOption = integerFlag("port", "PORT").pipe(
-  Options.withDescription(settingHelp("TCP port to listen on, 0..65535 (0 picks a free port).", { env: "RIDEQUOTE_PORT", default: DEFAULT_PORT })),
-  Options.withDefault(DEFAULT_PORT),
-  Options.withFallbackConfig(envInteger("RIDEQUOTE_PORT"))
-)
+export const portOption = integerSetting({
+  flag: "port",
+  pseudoName: "PORT",
+  meaning: "TCP port to listen on, 0..65535 (0 picks a free port).",
+  env: "RIDEQUOTE_PORT",
+  default: DEFAULT_PORT
+})
 
 export const hostOption = Options.text("host").pipe(
   Options.withPseudoName("HOST"),
@@ -193,49 +215,37 @@ export const validateRoutes = (text: string): Effect.Effect<RoutesChoice, Settin
     onRight: Effect.succeed
   })
 
-export const refreshIntervalOption = integerFlag("refresh-interval", "SECONDS").pipe(
-  Options.withDescription(
-    settingHelp(`Seconds between reads of the shared revocation/status feed, 1..${MAX_REFRESH_INTERVAL_SECONDS}.`, {
-      env: "RIDEQUOTE_REFRESH_INTERVAL",
-      default: DEFAULT_REFRESH_INTERVAL_SECONDS
-    })
-  ),
-  Options.withDefault(DEFAULT_REFRESH_INTERVAL_SECONDS),
-  Options.withFallbackConfig(envInteger("RIDEQUOTE_REFRESH_INTERVAL"))
-)
+export const refreshIntervalOption = integerSetting({
+  flag: "refresh-interval",
+  pseudoName: "SECONDS",
+  meaning: `Seconds between reads of the shared revocation/status feed, 1..${MAX_REFRESH_INTERVAL_SECONDS}.`,
+  env: "RIDEQUOTE_REFRESH_INTERVAL",
+  default: DEFAULT_REFRESH_INTERVAL_SECONDS
+})
 
-export const rateLimitOption = integerFlag("rate-limit", "N").pipe(
-  Options.withDescription(
-    settingHelp("Requests per second per account on this instance (bursts of twice that); 0 turns it off.", {
-      env: "RIDEQUOTE_RATE_LIMIT",
-      default: DEFAULT_RATE_LIMIT
-    })
-  ),
-  Options.withDefault(DEFAULT_RATE_LIMIT),
-  Options.withFallbackConfig(envInteger("RIDEQUOTE_RATE_LIMIT"))
-)
+export const rateLimitOption = integerSetting({
+  flag: "rate-limit",
+  pseudoName: "N",
+  meaning: "Requests per second per account on this instance (bursts of twice that); 0 turns it off.",
+  env: "RIDEQUOTE_RATE_LIMIT",
+  default: DEFAULT_RATE_LIMIT
+})
 
-export const requestTimeoutOption = integerFlag("request-timeout", "SECONDS").pipe(
-  Options.withDescription(
-    settingHelp(
-      "Seconds for a whole request (headers and body) to arrive, else 408 and the connection is closed; 0 = no limit.",
-      { env: "RIDEQUOTE_REQUEST_TIMEOUT", default: DEFAULT_REQUEST_TIMEOUT_SECONDS }
-    )
-  ),
-  Options.withDefault(DEFAULT_REQUEST_TIMEOUT_SECONDS),
-  Options.withFallbackConfig(envInteger("RIDEQUOTE_REQUEST_TIMEOUT"))
-)
+export const requestTimeoutOption = integerSetting({
+  flag: "request-timeout",
+  pseudoName: "SECONDS",
+  meaning: "Seconds for a whole request (headers and body) to arrive, else 408 and the connection is closed; 0 = no limit.",
+  env: "RIDEQUOTE_REQUEST_TIMEOUT",
+  default: DEFAULT_REQUEST_TIMEOUT_SECONDS
+})
 
-export const maxConnectionsOption = integerFlag("max-connections", "N").pipe(
-  Options.withDescription(
-    settingHelp("Open connections at most; further ones are closed on arrival; 0 = no limit.", {
-      env: "RIDEQUOTE_MAX_CONNECTIONS",
-      default: DEFAULT_MAX_CONNECTIONS
-    })
-  ),
-  Options.withDefault(DEFAULT_MAX_CONNECTIONS),
-  Options.withFallbackConfig(envInteger("RIDEQUOTE_MAX_CONNECTIONS"))
-)
+export const maxConnectionsOption = integerSetting({
+  flag: "max-connections",
+  pseudoName: "N",
+  meaning: "Open connections at most; further ones are closed on arrival; 0 = no limit.",
+  env: "RIDEQUOTE_MAX_CONNECTIONS",
+  default: DEFAULT_MAX_CONNECTIONS
+})
 
 export const corsOriginOption = Options.text("cors-origin").pipe(
   Options.withDescription(

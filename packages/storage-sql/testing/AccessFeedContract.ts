@@ -5,16 +5,8 @@ import { AccessFeed, AccountStore, TokenStore } from "@ridequote/core"
 import { EXPIRED_TOKEN_RETENTION_MS, FEED_BATCH, FEED_RETENTION_MS, prune } from "../src/index.js"
 import { Effect } from "effect"
 import type { StorageUnderTest } from "./fixtures.js"
-import { makeAccount, newCredentials, newJti, storageWithClient } from "./fixtures.js"
+import { DAY, newAccount, newJti, NOW, storageWithClient } from "./fixtures.js"
 
-const NOW = Date.UTC(2026, 10, 22, 10, 0, 0)
-const DAY = 86_400_000
-
-const newAccount = Effect.gen(function*() {
-  const account = makeAccount()
-  yield* (yield* AccountStore).insert(account, newCredentials())
-  return account.id
-})
 
 const issue = (accountId: AccountId, expiresAtMs = NOW + DAY) =>
   Effect.gen(function*() {

@@ -1,19 +1,11 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
 import type { AccountId, Jti, TokenRecord } from "@ridequote/core"
-import { AccessFeed, AccountStore, TokenStore } from "@ridequote/core"
+import { AccessFeed, TokenStore } from "@ridequote/core"
 import { Effect, Option } from "effect"
 import type { StorageUnderTest } from "./fixtures.js"
-import { makeAccount, newCredentials, newJti, storageWithClient } from "./fixtures.js"
+import { DAY, makeAccount, newAccount, newJti, NOW, storageWithClient } from "./fixtures.js"
 
-const NOW = Date.UTC(2026, 10, 22, 10, 0, 0)
-const DAY = 86_400_000
-
-const newAccount = Effect.gen(function*() {
-  const account = makeAccount()
-  yield* (yield* AccountStore).insert(account, newCredentials())
-  return account.id
-})
 
 const issue = (accountId: AccountId, issuedAtMs = NOW, expiresAtMs = NOW + DAY) =>
   Effect.gen(function*() {

@@ -5,9 +5,9 @@
 import { createHash } from "node:crypto"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { AccountId, ApiKey, AuditRecord, Decision, Jti, QuoteRequest, RequestId, SecretHash, StoredCredentials } from "@ridequote/core"
-import { Account, AccountId as AccountIdSchema, Decision as DecisionSchema, QuoteRequest as QuoteRequestSchema, ApiKey as ApiKeySchema, Jti as JtiSchema, RequestId as RequestIdSchema, uuidV4FromBytes } from "@ridequote/core"
+import { Account, AccountId as AccountIdSchema, AccountStore, Decision as DecisionSchema, QuoteRequest as QuoteRequestSchema, ApiKey as ApiKeySchema, Jti as JtiSchema, RequestId as RequestIdSchema, uuidV4FromBytes } from "@ridequote/core"
 import type { StorageUnavailable } from "@ridequote/core"
-import { DateTime, Layer, Schema } from "effect"
+import { DateTime, Effect, Layer, Schema } from "effect"
 import type { SqlStorageOptions, StoragePorts } from "../src/index.js"
 
 /** Where one test database lives (a file path, a schema name): opaque to the contract. */
@@ -110,3 +110,14 @@ export const at = <A>(xs: ReadonlyArray<A>, i: number): A => {
   if (x === undefined) throw new Error(`no element at ${i} (length ${xs.length})`)
   return x
 }
+
+/** The contract suites' clock: a fixed moment, and a day in milliseconds. */
+export const NOW = Date.UTC(2026, 10, 22, 10, 0, 0)
+export const DAY = 86_400_000
+
+/** A fresh Active account stored through the port under test; its id. */
+export const newAccount = Effect.gen(function*() {
+  const account = makeAccount()
+  yield* (yield* AccountStore).insert(account, newCredentials())
+  return account.id
+})

@@ -5,29 +5,10 @@
  * the file loudly; under CI=true it fails the run.
  */
 import * as Pg from "pg"
+import { adminQuery, POSTGRES_URL, postgresReachable } from "@ridequote/storage-postgres/testing"
 
-const ADMIN_URL = process.env["RIDEQUOTE_TEST_POSTGRES_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
-
-export const adminQuery = async <R extends Pg.QueryResultRow = Pg.QueryResultRow>(
-  text: string,
-  values: ReadonlyArray<unknown> = []
-): Promise<ReadonlyArray<R>> => {
-  const client = new Pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3_000 })
-  await client.connect()
-  try {
-    return (await client.query<R>(text, [...values])).rows
-  } finally {
-    await client.end()
-  }
-}
-
-const reachable = await adminQuery("SELECT 1").then(() => undefined, (error: unknown) => String(error))
-if (reachable !== undefined) {
-  const message = `PostgreSQL at ${ADMIN_URL} is not reachable (${reachable})`
-  if (process.env["CI"] === "true") throw new Error(`${message}: under CI=true the PostgreSQL tests must run`)
-  console.warn(`\n${"!".repeat(100)}\n!! SKIPPING the PostgreSQL end-to-end tests: ${message}\n${"!".repeat(100)}\n`)
-}
-export const postgresAvailable = reachable === undefined
+export { adminQuery }
+export const postgresAvailable = await postgresReachable("the PostgreSQL end-to-end tests")
 
 export interface TestDatabase {
   readonly name: string
@@ -44,7 +25,7 @@ export interface TestDatabase {
 export const createTestDatabase = async (label: string): Promise<TestDatabase> => {
   const name = `rq_${label}_${Date.now().toString(36)}_${process.pid}`
   await adminQuery(`CREATE DATABASE ${name}`)
-  const url = new URL(ADMIN_URL)
+  const url = new URL(POSTGRES_URL)
   url.pathname = `/${name}`
   const terminateConnections = async () =>
     (await adminQuery(

@@ -5,9 +5,10 @@
  * per field and refinement), the largest single item of a quote's CPU over HTTP after the
  * response encoding (docs/performance.md). Most requests have the plain shape: two
  * coordinates and perhaps a distance and duration. Those are accepted here by plain checks over
- * the same bounds (`MAX_ABS_LATITUDE`, `MAX_DISTANCE_KM`, …). Anything else — a `scheduledAt`,
- * a missing, extra or mistyped field, a value out of bounds — is not decided here: the caller
- * decodes it with the schema, which accepts it or explains why not.
+ * the same bounds (`MAX_ABS_LATITUDE`, `MAX_DISTANCE_KM`, …), and a `scheduledAt` by the very
+ * parser the `Timestamp` schema uses (`parseIsoTimestamp`). Anything else — a missing, extra or
+ * mistyped field, a value out of bounds, a timestamp the parser refuses — is not decided here:
+ * the caller decodes it with the schema, which accepts it or explains why not.
  *
  * So this never refuses; it only accepts, and the property tests check that whatever it
  * accepts the schema accepts too, with the same value.
@@ -16,6 +17,7 @@ import { MAX_ABS_LATITUDE, MAX_ABS_LONGITUDE } from "./Geo.js"
 import type { Coordinates } from "./Geo.js"
 import { MAX_DISTANCE_KM, MAX_DURATION_MINUTES } from "./Quote.js"
 import type { QuoteRequest } from "./Quote.js"
+import { parseIsoTimestamp } from "./Timestamp.js"
 
 type Json = Record<string, unknown>
 
@@ -41,7 +43,13 @@ const keysAre = (u: Json, allowed: ReadonlySet<string>, required: number): boole
 }
 
 const COORDINATE_KEYS: ReadonlySet<string> = new Set(["latitude", "longitude"])
-const PLAIN_REQUEST_KEYS: ReadonlySet<string> = new Set(["pickup", "destination", "distanceKm", "durationMinutes"])
+const PLAIN_REQUEST_KEYS: ReadonlySet<string> = new Set([
+  "pickup",
+  "destination",
+  "distanceKm",
+  "durationMinutes",
+  "scheduledAt"
+])
 
 const coordinates = (u: unknown): Coordinates | undefined => {
   if (!isRecord(u) || !keysAre(u, COORDINATE_KEYS, 2)) return undefined
@@ -67,6 +75,13 @@ export const acceptPlainQuoteRequest = (json: unknown): QuoteRequest | undefined
     const durationMinutes = json["durationMinutes"]
     if (!positiveUpTo(durationMinutes, MAX_DURATION_MINUTES)) return undefined
     request.durationMinutes = durationMinutes
+  }
+  if ("scheduledAt" in json) {
+    const scheduledAt = json["scheduledAt"]
+    if (typeof scheduledAt !== "string") return undefined
+    const parsed = parseIsoTimestamp(scheduledAt)
+    if (parsed._tag === "Left") return undefined
+    request.scheduledAt = parsed.right
   }
   return request
 }

@@ -7,6 +7,8 @@
  * Encoding always writes UTC with milliseconds (`2026-11-22T10:15:30.123Z`).
  */
 import { DateTime, Either, ParseResult, Schema } from "effect"
+import { TrustedCodecId } from "./Encoding.js"
+import type { TrustedCodec } from "./Encoding.js"
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}:\d{2})$/
 
@@ -39,6 +41,15 @@ export const parseIsoTimestamp = (input: string): Either.Either<DateTime.Utc, st
   return Either.right(DateTime.unsafeMake(d.getTime() - offsetMinutes * 60_000))
 }
 
+/** The wire text of an instant: what `DateTime.formatIso` writes, without its steps. */
+export const formatTimestamp = (dt: DateTime.Utc): string => new Date(dt.epochMillis).toISOString()
+
+/** For timestamps we wrote ourselves (`trustedEncoder`/`trustedDecoder`): the same text, the same instant. */
+const trustedTimestamp: TrustedCodec = {
+  encode: formatTimestamp,
+  decode: (s: string) => DateTime.unsafeMake(s)
+}
+
 /** ISO 8601 string on the wire, `DateTime.Utc` in the domain. */
 export const Timestamp = Schema.transformOrFail(
   Schema.String,
@@ -56,5 +67,6 @@ export const Timestamp = Schema.transformOrFail(
   identifier: "Timestamp",
   description: "ISO 8601 timestamp with a time zone; responses use UTC with milliseconds",
   examples: [DateTime.unsafeMake("2026-11-22T10:15:30.123Z")],
-  jsonSchema: { type: "string", format: "date-time" }
+  jsonSchema: { type: "string", format: "date-time" },
+  [TrustedCodecId]: trustedTimestamp
 })

@@ -6,7 +6,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { AuditPage, AuditPageJson, AuditQuery, AuditRecord, RequestId } from "@ridequote/core"
-import { AuditEntry, AuditLog, MAX_AUDIT_PAGE_SIZE, StorageUnavailable, trustedDecoder, trustedEncoder } from "@ridequote/core"
+import { AuditEntry, AuditLog, MAX_AUDIT_PAGE_SIZE, StorageUnavailable, trustedDecoder, trustedJson } from "@ridequote/core"
 import { DateTime, Effect, Layer, Metric, Schema } from "effect"
 import type { Scope } from "effect"
 import { DbInt, millisOf } from "./Columns.js"
@@ -33,10 +33,10 @@ const COLUMNS = 4
 
 /**
  * Entries are built by core and read back from our own table: encoded and decoded without
- * re-checking every refinement (core's `trustedEncoder`/`trustedDecoder`); a page of 50 full
+ * re-checking every refinement (core's `trustedJson`/`trustedDecoder`); a page of 50 full
  * entries through `Schema.decodeUnknown(parseJson(AuditEntry))` cost ~3 ms, the SQL 0.1 ms.
  */
-const encodeEntry = trustedEncoder(AuditEntry)
+const entryJson = trustedJson(AuditEntry)
 const decodeEntry = trustedDecoder(AuditEntry)
 /** What a page reads: the stored wire JSON, and the two columns that make the next cursor. */
 const PageRows = Schema.Array(Schema.Struct({ request_id: Schema.String, received_at_ms: DbInt, entry: Schema.String }))
@@ -55,12 +55,8 @@ const toRow = (record: AuditRecord): AuditRow => ({
     request_id: record.requestId,
     account_id: record.accountId,
     received_at_ms: millisOf(record.receivedAt),
-    entry: JSON.stringify(encodeEntry({
-      requestId: record.requestId,
-      receivedAt: record.receivedAt,
-      ...(record.request !== undefined ? { request: record.request } : {}),
-      decision: record.decision
-    }))
+    // The record is an entry plus its owner; the writer takes the entry's fields only.
+    entry: entryJson(record)
   })
 
 /**

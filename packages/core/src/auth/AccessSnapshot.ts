@@ -4,7 +4,7 @@
  * storage's change feed on a schedule (and at once when the feed pushes a wake-up), and fails
  * closed when its view is too old.
  */
-import { Clock, Context, Duration, Effect, Layer, Option, Queue, Stream } from "effect"
+import { Clock, Context, Duration, Effect, Either, Layer, Option, Queue, Stream } from "effect"
 import { AccessViewStale } from "../Errors.js"
 import type { StorageUnavailable } from "../Errors.js"
 import type { AccountId, Jti } from "../Ids.js"
@@ -28,11 +28,15 @@ export interface AccessSnapshotConfig {
 export interface AccessSnapshot {
   /** Fails with AccessViewStale when the last successful refresh is older than MAX_STALENESS. */
   readonly ensureFresh: Effect.Effect<void, AccessViewStale>
+  /** `ensureFresh` at a time the caller has already read (token verification reads the clock once). */
+  readonly freshAt: (nowMs: number) => Either.Either<void, AccessViewStale>
   readonly isRevoked: (jti: Jti) => boolean
   /** Until when a revoked jti is remembered (its token's expiry, epoch ms); undefined when not revoked. */
   readonly revokedUntil: (jti: Jti) => number | undefined
   /** The account (with its version and revoke-all cutoff) as last seen; loaded from storage the first time. */
   readonly account: (id: AccountId) => Effect.Effect<Option.Option<StoredAccount>, StorageUnavailable>
+  /** The account as last seen, without loading it: undefined when this view has not seen it yet. */
+  readonly cachedAccount: (id: AccountId) => StoredAccount | undefined
   /** Applies a revocation made on this instance, before the feed brings it back. */
   readonly markRevoked: (jti: Jti, expiresAtMs: number) => Effect.Effect<void>
   /** Applies an account change made on this instance (ignored when an equal or newer version is held). */
@@ -158,11 +162,14 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
       message: "this instance's view of revocations and account status is too old; storage may be unreachable"
     })
 
+    const fresh = Either.right(undefined)
+    const freshAt = (nowMs: number): Either.Either<void, AccessViewStale> =>
+      nowMs - lastRefreshedMs > maxStalenessMs ? Either.left(stale) : fresh
+
     return AccessSnapshot.of({
-      ensureFresh: Effect.flatMap(
-        Clock.currentTimeMillis,
-        (nowMs) => nowMs - lastRefreshedMs > maxStalenessMs ? Effect.fail(stale) : Effect.void
-      ),
+      ensureFresh: Effect.flatMap(Clock.currentTimeMillis, freshAt),
+      freshAt,
+      cachedAccount: (id) => accounts.get(id),
       isRevoked: (jti) => revoked.has(jti),
       revokedUntil: (jti) => revoked.get(jti),
       account: (id) =>

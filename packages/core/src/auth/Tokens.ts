@@ -1,5 +1,5 @@
 /** Tokens: issue, verify and revoke HS256 JWTs (docs/security.md, "Bearer tokens" and "Revocation"). */
-import { Clock, Context, DateTime, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Clock, Context, DateTime, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import type { Account } from "../Account.js"
 import {
   AccountBlocked,
@@ -12,6 +12,7 @@ import type { StorageUnavailable, VerifyError } from "../Errors.js"
 import { ApiKey, Jti } from "../Ids.js"
 import type { AccountId } from "../Ids.js"
 import { AccountStore } from "../ports/AccountStore.js"
+import type { StoredAccount } from "../ports/AccountStore.js"
 import { SigningKeys } from "../ports/SigningKeys.js"
 import type { SigningKey } from "../ports/SigningKeys.js"
 import { TokenStore } from "../ports/TokenStore.js"
@@ -146,20 +147,33 @@ export const makeTokens = Effect.gen(function*() {
     return Effect.flatMap(signingKeyFor(hit.kid), (key) => (key === hit.key ? unexpired(hit.claims, nowMs) : full))
   }
 
-  const verify = (token: string) =>
-    Effect.gen(function*() {
-      const claims = yield* claimsOf(token, yield* Clock.currentTimeMillis)
-      // Fail closed: a view that may be missing revocations does not honour any token.
-      yield* snapshot.ensureFresh
-      if (snapshot.isRevoked(claims.jti)) return yield* new TokenRevoked({ message: "the token has been revoked" })
-      const stored = yield* snapshot.account(claims.sub)
-      if (Option.isNone(stored)) return yield* new TokenInvalid({ message: "the token's account does not exist" })
-      if (issuedBeforeCutoff(claims, stored.value.tokensRevokedBeforeMs)) {
-        return yield* new TokenRevoked({ message: "the token has been revoked" })
-      }
-      const caller: Caller = { claims, account: stored.value.account }
-      return caller
-    })
+  const revoked = () => new TokenRevoked({ message: "the token has been revoked" })
+
+  /** The caller, unless a revoke-all since the token was issued covers it. */
+  const callerOf = (claims: TokenClaims, stored: StoredAccount): Either.Either<Caller, TokenRevoked> =>
+    issuedBeforeCutoff(claims, stored.tokensRevokedBeforeMs)
+      ? Either.left(revoked())
+      : Either.right({ claims, account: stored.account })
+
+  // Plain callbacks and one clock read rather than Effect.gen: this runs on every bearer call,
+  // and each generator step is a trip through the fiber's run loop (docs/performance.md).
+  const verify = (token: string): Effect.Effect<Caller, VerifyError | StorageUnavailable> =>
+    Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>
+      Effect.flatMap(claimsOf(token, nowMs), (claims): Effect.Effect<Caller, VerifyError | StorageUnavailable> => {
+        // Fail closed: a view that may be missing revocations does not honour any token.
+        const fresh = snapshot.freshAt(nowMs)
+        if (Either.isLeft(fresh)) return Either.left(fresh.left)
+        if (snapshot.isRevoked(claims.jti)) return Either.left(revoked())
+        const cached = snapshot.cachedAccount(claims.sub)
+        if (cached !== undefined) return callerOf(claims, cached)
+        return Effect.flatMap(
+          snapshot.account(claims.sub),
+          (stored): Either.Either<Caller, TokenInvalid | TokenRevoked> =>
+            Option.isNone(stored)
+              ? Either.left(new TokenInvalid({ message: "the token's account does not exist" }))
+              : callerOf(claims, stored.value)
+        )
+      }))
 
   const revoke = (accountId: AccountId, target: RevokeTarget) =>
     Effect.gen(function*() {

@@ -5,7 +5,19 @@
  */
 import { Arbitrary, Either, FastCheck as fc, Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { Account, AuditEntry, IssuedToken, QuoteRequest, QuoteResponse, transforms, trustedDecoder, trustedEncoder } from "../../src/index.js"
+import {
+  Account,
+  AuditEntry,
+  IssuedToken,
+  QuoteRequest,
+  QuoteResponse,
+  Timestamp,
+  transforms,
+  trustedDecoder,
+  trustedEncoder,
+  trustedJson
+} from "../../src/index.js"
+import type { AuditRecord } from "../../src/index.js"
 
 /**
  * A record key "__proto__" (no id, service level or behavior of ours is one) is where Schema's
@@ -14,7 +26,7 @@ import { Account, AuditEntry, IssuedToken, QuoteRequest, QuoteResponse, transfor
  */
 const hasProtoKey = (value: unknown): boolean => JSON.stringify(value).includes('"__proto__"')
 
-const schemas = { QuoteResponse, AuditEntry, Account, IssuedToken, QuoteRequest } as const
+const schemas = { QuoteResponse, AuditEntry, Account, IssuedToken, QuoteRequest, Timestamp } as const
 
 describe("trustedEncoder", () => {
   for (const [name, schema] of Object.entries(schemas)) {
@@ -61,5 +73,58 @@ describe("trustedEncoder", () => {
   it("schemas holding a timestamp do transform, field by field", () => {
     expect(transforms(AuditEntry.ast)).toBe(true)
     expect(transforms(IssuedToken.ast)).toBe(true)
+  })
+})
+
+describe("trustedJson", () => {
+  for (const [name, schema] of Object.entries(schemas)) {
+    it(`${name}: writes exactly JSON.stringify(Schema.encodeSync(value))`, () => {
+      const s = schema as Schema.Schema<unknown, unknown>
+      const fast = trustedJson(s)
+      const reference = Schema.encodeSync(s)
+      fc.assert(
+        fc.property(Arbitrary.make(s), (value) => {
+          fc.pre(!hasProtoKey(value))
+          expect(fast(value)).toBe(JSON.stringify(reference(value)))
+        }),
+        { numRuns: 300 }
+      )
+    })
+  }
+
+  it("an entry and a response sharing the prices objects are both written exactly, the first time and again", () => {
+    const entryJson = trustedJson(AuditEntry)
+    const responseJson = trustedJson(QuoteResponse)
+    const responses = Arbitrary.make(QuoteResponse)
+    const entries = Arbitrary.make(AuditEntry)
+    fc.assert(
+      fc.property(responses, entries, (response, entry) => {
+        fc.pre(!hasProtoKey(response) && !hasProtoKey(entry))
+        // A quoted entry holding the response's own objects, as Quotes builds them.
+        const shared: AuditEntry = entry.decision.outcome === "quoted"
+          ? {
+            ...entry,
+            decision: { ...entry.decision, recommendations: response.recommendations, marketPrices: response.marketPrices }
+          }
+          : entry
+        expect(entryJson(shared)).toBe(JSON.stringify(Schema.encodeSync(AuditEntry)(shared)))
+        expect(responseJson(response)).toBe(JSON.stringify(Schema.encodeSync(QuoteResponse)(response)))
+        // Written again: the same texts (the memo hands back what it first wrote).
+        expect(responseJson(response)).toBe(JSON.stringify(Schema.encodeSync(QuoteResponse)(response)))
+      }),
+      { numRuns: 200 }
+    )
+  })
+
+  it("an audit record (an entry plus its owner) is written as its entry: the owner is not stored in the text", () => {
+    const entryJson = trustedJson(AuditEntry)
+    fc.assert(
+      fc.property(Arbitrary.make(AuditEntry), (entry) => {
+        fc.pre(!hasProtoKey(entry))
+        const record = { accountId: "acct_owner", ...entry } as unknown as AuditRecord
+        expect(entryJson(record)).toBe(JSON.stringify(Schema.encodeSync(AuditEntry)(entry)))
+      }),
+      { numRuns: 100 }
+    )
   })
 })

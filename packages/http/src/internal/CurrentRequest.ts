@@ -18,7 +18,8 @@ export const CurrentRequest: FiberRef.FiberRef<Option.Option<RequestIdentity>> =
 /** A fresh identity: a UUID v4 from `Randomness` and the time from `Clock`. */
 export const newRequestIdentity: Effect.Effect<RequestIdentity, never, Randomness> = Effect.gen(function*() {
   const randomness = yield* Randomness
-  const requestId = RequestId.make(yield* randomness.uuidV4)
+  // A v4 UUID by Randomness's contract: the brand's pattern is not re-checked per request.
+  const requestId = RequestId.make(yield* randomness.uuidV4, { disableValidation: true })
   const receivedAt = DateTime.unsafeMake(yield* Clock.currentTimeMillis)
   return { requestId, receivedAt }
 })

@@ -19,6 +19,7 @@ import { NodeHostLive } from "@ridequote/http/node"
 import { describeMarkets, MarketsLive } from "@ridequote/markets"
 import { describeRoutes, RouteResolverLive } from "@ridequote/routes"
 import { GracefulHttpServerLive, HttpListening } from "./GracefulHttpServer.js"
+import { tuneHeapForServing } from "./HeapTuning.js"
 import type { ServeSettings } from "./Settings.js"
 import { describeDatabase } from "./Settings.js"
 import { requestLogLine } from "./Logging.js"
@@ -66,5 +67,9 @@ export const ServeLive = (settings: ServeSettings) => {
   )
 }
 
-/** Runs the service until SIGTERM/SIGINT; layer finalizers do the graceful part. */
-export const serve = (settings: ServeSettings) => Layer.launch(ServeLive(settings))
+/**
+ * Runs the service until SIGTERM/SIGINT; layer finalizers do the graceful part. The heap's
+ * growth is capped first (HeapTuning.ts): a server's resident size should stay flat.
+ */
+export const serve = (settings: ServeSettings) =>
+  Effect.zipRight(Effect.sync(() => tuneHeapForServing()), Layer.launch(ServeLive(settings)))

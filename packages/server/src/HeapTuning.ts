@@ -1,0 +1,33 @@
+/**
+ * How far V8 lets the heap grow between full collections, for the long-running `serve`.
+ *
+ * By default V8 lets the old generation grow to several times what is live after a full
+ * collection before the next one: under quote load the server keeps ~30 MB live, yet its heap
+ * grew to ~110 MB between mark-compacts, and the resident size swung with it (172–236 MB
+ * across equal batches of 20,000 quotes, no trend; docs/performance.md, "Memory"). Capping the
+ * growth factor at 1.5× keeps the heap, and so the process, flat (172–174 MB over the same
+ * batches) for a handful more mark-compacts of ~30 MB each.
+ *
+ * V8 reads this flag each time it sets the next collection's limit, so setting it at start-up
+ * from inside the program works and needs no wrapper script. An operator who passes their own
+ * `--heap-growing-percent` (on the command line or in NODE_OPTIONS) keeps it.
+ */
+import { setFlagsFromString } from "node:v8"
+
+export const HEAP_GROWING_PERCENT = 50
+
+const FLAG = /--heap[-_]growing[-_]percent\b/
+
+/** True when the operator already chose a growth factor for this process. */
+export const heapGrowthChosen = (execArgv: ReadonlyArray<string>, nodeOptions: string | undefined): boolean =>
+  execArgv.some((arg) => FLAG.test(arg)) || FLAG.test(nodeOptions ?? "")
+
+/** Applies HEAP_GROWING_PERCENT unless the operator chose otherwise; returns what applies now. */
+export const tuneHeapForServing = (
+  execArgv: ReadonlyArray<string> = process.execArgv,
+  nodeOptions: string | undefined = process.env["NODE_OPTIONS"]
+): "ridequote" | "operator" => {
+  if (heapGrowthChosen(execArgv, nodeOptions)) return "operator"
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`)
+  return "ridequote"
+}

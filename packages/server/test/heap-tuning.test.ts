@@ -1,0 +1,23 @@
+/**
+ * `serve` caps V8's heap growth (HeapTuning.ts) unless the operator chose a growth factor
+ * themselves, on the command line or in NODE_OPTIONS. The effect on memory is measured by
+ * `pnpm bench rss`, not asserted here (docs/performance.md).
+ */
+import { describe, expect, it } from "vitest"
+import { HEAP_GROWING_PERCENT, heapGrowthChosen, tuneHeapForServing } from "../src/HeapTuning.js"
+
+describe("heap tuning for serve", () => {
+  it("leaves an operator's own growth factor alone, in either spelling and either place", () => {
+    expect(heapGrowthChosen(["--heap-growing-percent=80"], undefined)).toBe(true)
+    expect(heapGrowthChosen(["--heap_growing_percent=80"], undefined)).toBe(true)
+    expect(heapGrowthChosen([], "--max-old-space-size=512 --heap-growing-percent=20")).toBe(true)
+    expect(tuneHeapForServing(["--heap-growing-percent=80"], undefined)).toBe("operator")
+  })
+
+  it("applies its own factor otherwise", () => {
+    expect(heapGrowthChosen(["--enable-source-maps"], "--max-old-space-size=512")).toBe(false)
+    expect(heapGrowthChosen([], undefined)).toBe(false)
+    expect(tuneHeapForServing([], undefined)).toBe("ridequote")
+    expect(HEAP_GROWING_PERCENT).toBeGreaterThan(0)
+  })
+})

@@ -57,20 +57,15 @@ const toJson = (record: unknown): string => {
  * writes for `Effect.logInfo("request")` annotated with them (a test keeps the two equal).
  */
 export const requestLogLine = (fields: RequestLogFields, date: Date): void =>
-  stdoutLines.line(JSON.stringify({
-    message: "request",
-    logLevel: "INFO",
-    timestamp: date.toISOString(),
-    annotations: {
-      requestId: fields.requestId,
-      method: fields.method,
-      route: fields.route,
-      status: fields.status,
-      durationMs: fields.durationMs
-    },
-    spans: {},
-    fiberId: ""
-  }))
+  // Written as text: one line per request, and building then stringifying the object was ~1 %
+  // of a quote. Strings go through JSON.stringify (a caller's X-Request-Id is in there).
+  stdoutLines.line(
+    `{"message":"request","logLevel":"INFO","timestamp":"${date.toISOString()}","annotations":{"requestId":${
+      JSON.stringify(fields.requestId)
+    },"method":${JSON.stringify(fields.method)},"route":${JSON.stringify(fields.route)},"status":${
+      JSON.stringify(fields.status)
+    },"durationMs":${JSON.stringify(fields.durationMs)}},"spans":{},"fiberId":""}`
+  )
 
 /** The service: JSON lines on stdout (the same fields as Effect's `jsonLogger`), batched. */
 export const serviceLogger = Logger.map(Logger.structuredLogger, (record) => stdoutLines.line(toJson(record)))

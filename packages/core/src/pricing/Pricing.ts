@@ -53,6 +53,19 @@ export interface MarketView {
   readonly levels: ReadonlyArray<LevelMarket>
 }
 
+/**
+ * `"<provider>/<serviceLevel>"`, made once per pair: the same few keys recur on every quote,
+ * and a fresh template string is a new allocation that must be hashed again as a property key.
+ */
+const offerKeys = new Map<string, Map<string, string>>()
+const offerKey = (provider: string, serviceLevel: string): string => {
+  let levels = offerKeys.get(provider)
+  if (levels === undefined) offerKeys.set(provider, levels = new Map())
+  let key = levels.get(serviceLevel)
+  if (key === undefined) levels.set(serviceLevel, key = `${provider}/${serviceLevel}`)
+  return key
+}
+
 /** Prices every offer of the market for the trip: `marketPrices` and the per-level view behaviors use. */
 export const marketView = (market: Market, trip: Trip): MarketView => {
   const currency = market.currency
@@ -60,7 +73,7 @@ export const marketView = (market: Market, trip: Trip): MarketView => {
   const offersByLevel = new Map<ServiceLevel, { offers: Array<ProviderOffer>; percentiles: Array<PercentilesMinor> }>()
   for (const offer of market.offers(trip)) {
     const p = offerPercentiles(offer.distribution, currency)
-    marketPrices[`${offer.provider}/${offer.serviceLevel}`] = {
+    marketPrices[offerKey(offer.provider, offer.serviceLevel)] = {
       p5: toMajor(p.p5, currency),
       p25: toMajor(p.p25, currency),
       p50: toMajor(p.p50, currency),
@@ -151,8 +164,19 @@ const NO_SHADOWS: Effect.Effect<ReadonlyArray<PricingBehavior>> = Effect.succeed
 export const PricingLive: Layer.Layer<Pricing, never, Behaviors> = Layer.effect(
   Pricing,
   Effect.map(Behaviors, (behaviors): Pricing => {
+    // An account's settings object is immutable until the account changes: its shadow ids are
+    // worked out once, not on every quote.
+    const shadowIds = new WeakMap<PricingSettings, ReadonlyArray<BehaviorId>>()
+    const shadowIdsOf = (settings: PricingSettings): ReadonlyArray<BehaviorId> => {
+      let ids = shadowIds.get(settings)
+      if (ids === undefined) {
+        ids = [...new Set(settings.enabledBehaviors)].filter((id) => id !== settings.defaultBehavior)
+        shadowIds.set(settings, ids)
+      }
+      return ids
+    }
     const shadowsOf = (settings: PricingSettings): Effect.Effect<ReadonlyArray<PricingBehavior>> => {
-      const ids = [...new Set(settings.enabledBehaviors)].filter((id) => id !== settings.defaultBehavior)
+      const ids = shadowIdsOf(settings)
       if (ids.length === 0) return NO_SHADOWS
       return Effect.forEach(ids, (id) =>
         behaviors.get(id).pipe(

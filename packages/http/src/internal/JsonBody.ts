@@ -21,6 +21,7 @@ const DRAIN_LIMIT_FACTOR = 16
 
 /** `application/json` or any `application/*+json`, parameters (charset) ignored. */
 export const isJsonMediaType = (contentType: string): boolean => {
+  if (contentType === "application/json") return true
   const type = (contentType.split(";")[0] ?? "").trim().toLowerCase()
   return type === "application/json" || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(type)
 }
@@ -45,6 +46,8 @@ export const boundedBody = (maxBytes: number) => {
     /** The whole body, or 413 when it went past the limit. */
     result: (): Either.Either<Uint8Array, PayloadTooLarge> => {
       if (bytes > maxBytes) return Either.left(tooLarge(maxBytes))
+      // A small body arrives in one chunk: it is the body.
+      if (chunks.length === 1 && chunks[0] !== undefined) return Either.right(chunks[0])
       const out = new Uint8Array(bytes)
       let at = 0
       for (const c of chunks) {

@@ -26,6 +26,7 @@ export const makeAuthenticate = (tokens: Tokens, limiter: AccountRateLimiter) =>
 (authorization: string | undefined): Effect.Effect<Caller, Unauthorized | VerifyFailure | RateLimited> => {
   const token = bearerToken(authorization)
   if (token === undefined) return Effect.fail(new Unauthorized({ message: "send Authorization: Bearer <token>" }))
+  if (!limiter.limits) return tokens.verify(token)
   return Effect.tap(tokens.verify(token), (caller) => limiter.take(caller.account.id))
 }
 

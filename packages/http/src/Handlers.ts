@@ -24,7 +24,7 @@ import { currentRequest } from "./internal/CurrentRequest.js"
 import { endpointPath } from "./internal/EndpointPaths.js"
 import { RidequoteHttpConfig } from "./HttpConfig.js"
 import { readJsonBody } from "./internal/JsonBody.js"
-import { prometheusText, recordQuote } from "./internal/Metrics.js"
+import { prometheusText, unsafeRecordQuote } from "./internal/Metrics.js"
 
 // --- auth -------------------------------------------------------------------------------
 
@@ -84,7 +84,12 @@ export const priceQuote = <E extends Rejection, R>(
 ) =>
   Effect.flatMap(
     Effect.catchAll(body, (e) => quotes.reject(account, e, context)),
-    (request) => Effect.tap(quotes.quote(account, request, context), (response) => recordQuote(response.mode))
+    // Counted in the same step that passes the response on: a `tap` with an effect cost three.
+    (request) =>
+      Effect.map(quotes.quote(account, request, context), (response) => {
+        unsafeRecordQuote(response.mode)
+        return response
+      })
   )
 
 export const QuotesHandlersLive = HttpApiBuilder.group(RidequoteApi, "quotes", (handlers) =>

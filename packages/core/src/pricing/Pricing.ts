@@ -154,8 +154,6 @@ export const priceTrip = (
   }
 }
 
-const NO_SHADOWS: Effect.Effect<ReadonlyArray<PricingBehavior>> = Effect.succeed([])
-
 /**
  * Pricing over the behavior registry. The default behavior must exist (BehaviorNotFound
  * otherwise). An enabled behavior the registry no longer knows is skipped with a warning:
@@ -177,7 +175,6 @@ export const PricingLive: Layer.Layer<Pricing, never, Behaviors> = Layer.effect(
     }
     const shadowsOf = (settings: PricingSettings): Effect.Effect<ReadonlyArray<PricingBehavior>> => {
       const ids = shadowIdsOf(settings)
-      if (ids.length === 0) return NO_SHADOWS
       return Effect.forEach(ids, (id) =>
         behaviors.get(id).pipe(
           Effect.map((b): ReadonlyArray<PricingBehavior> => [b]),
@@ -187,8 +184,11 @@ export const PricingLive: Layer.Layer<Pricing, never, Behaviors> = Layer.effect(
     }
     return {
       price: (market, trip, settings) =>
-        Effect.flatMap(behaviors.get(settings.defaultBehavior), (behavior) =>
-          Effect.map(shadowsOf(settings), (shadows) => priceTrip(market, trip, behavior, shadows)))
+        // Most accounts price with their default behavior alone: one step, not three.
+        shadowIdsOf(settings).length === 0
+          ? Effect.map(behaviors.get(settings.defaultBehavior), (behavior) => priceTrip(market, trip, behavior, []))
+          : Effect.flatMap(behaviors.get(settings.defaultBehavior), (behavior) =>
+            Effect.map(shadowsOf(settings), (shadows) => priceTrip(market, trip, behavior, shadows)))
     }
   })
 )

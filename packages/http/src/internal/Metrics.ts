@@ -58,7 +58,8 @@ export const unsafeRecordRequest = (route: string, method: string, status: numbe
 export const recordRequest = (route: string, method: string, status: number, durationMs: number): Effect.Effect<void> =>
   Effect.sync(() => unsafeRecordRequest(route, method, status, durationMs))
 
-export const recordQuote = (mode: string): Effect.Effect<void> => Effect.sync(() => quoteCounter(mode).unsafeUpdate(1, []))
+/** Counts one quote by mode, outside any fiber step (it runs inside the quote's `map`). */
+export const unsafeRecordQuote = (mode: string): void => quoteCounter(mode).unsafeUpdate(1, [])
 
 // --- Prometheus text format -------------------------------------------------------------
 

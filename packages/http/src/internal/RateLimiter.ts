@@ -11,6 +11,8 @@ import type { RateLimit } from "../HttpConfig.js"
 export interface AccountRateLimiter {
   /** Takes one request from the account's bucket, or fails with how long until one is back. */
   readonly take: (accountId: AccountId) => Effect.Effect<void, RateLimited>
+  /** False when the limit is off (`--rate-limit 0`): `take` always succeeds, callers may skip it. */
+  readonly limits: boolean
 }
 
 export const AccountRateLimiter = Context.GenericTag<AccountRateLimiter>("@ridequote/http/AccountRateLimiter")
@@ -24,7 +26,7 @@ interface Bucket {
 const PRUNE_THRESHOLD = 10_000
 
 export const makeAccountRateLimiter = (limit: RateLimit): AccountRateLimiter => {
-  if (limit.requestsPerSecond <= 0) return { take: () => Effect.void }
+  if (limit.requestsPerSecond <= 0) return { take: () => Effect.void, limits: false }
   const perMs = limit.requestsPerSecond / 1000
   const burst = Math.max(1, limit.burst)
   const buckets = new Map<AccountId, Bucket>()
@@ -42,6 +44,7 @@ export const makeAccountRateLimiter = (limit: RateLimit): AccountRateLimiter => 
   }
 
   return {
+    limits: true,
     take: (accountId) =>
       Effect.flatMap(Clock.currentTimeMillis, (nowMs) => {
         let b = buckets.get(accountId)

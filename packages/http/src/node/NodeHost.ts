@@ -35,7 +35,7 @@ import {
   trustedJson
 } from "@ridequote/core"
 import type { Caller } from "@ridequote/core"
-import { Cause, Context, DateTime, Effect, Exit, Layer, Redacted, Runtime, Schema } from "effect"
+import { Cause, Context, DateTime, Effect, Either, Exit, Layer, Redacted, Runtime, Schema } from "effect"
 import { makeAuthenticate } from "../BearerAuth.js"
 import { makeCorsPolicy } from "../internal/Cors.js"
 import { callerRequestId } from "../internal/CurrentRequest.js"
@@ -49,7 +49,7 @@ import type { HttpHostRequirements } from "../Host.js"
 import { RidequoteHttpConfig } from "../HttpConfig.js"
 import type { RidequoteHttpOptions } from "../HttpConfig.js"
 import { boundedBody, decodeJsonBytes, jsonHeadProblem } from "../internal/JsonBody.js"
-import type { PayloadTooLarge } from "../HttpErrors.js"
+import type { PayloadTooLarge, UnsupportedMediaType } from "../HttpErrors.js"
 import { AccountRateLimiter, AccountRateLimiterLive } from "../internal/RateLimiter.js"
 import { endpointPath } from "../internal/EndpointPaths.js"
 
@@ -79,12 +79,28 @@ type RouteEffect = (
   identity: { readonly requestId: RequestId; readonly receivedAt: DateTime.Utc }
 ) => Effect.Effect<Answer, unknown>
 
+/** A body as the listener read it before the route's fiber started: the bytes, or why not (415, 413, 400). */
+type BodyRead = Either.Either<Uint8Array, UnsupportedMediaType | PayloadTooLarge | InvalidRequest>
+
+/** The same for a route that takes a JSON body. */
+type BodyRouteEffect = (
+  request: IncomingMessage,
+  identity: { readonly requestId: RequestId; readonly receivedAt: DateTime.Utc },
+  body: BodyRead
+) => Effect.Effect<Answer, unknown>
+
 interface HotRoute {
   /** The path, for the metrics label and the log line. */
   readonly route: string
   readonly method: string
-  /** The route's work as an effect, or a constant answer given without running a fiber (the liveness probe). */
-  readonly serve: { readonly _tag: "Effect"; readonly run: RouteEffect } | { readonly _tag: "Constant"; readonly answer: Answer }
+  /**
+   * The route's work as an effect; for a route with a JSON body, an effect given the body read
+   * beforehand; or a constant answer given without running a fiber (the liveness probe).
+   */
+  readonly serve:
+    | { readonly _tag: "Effect"; readonly run: RouteEffect }
+    | { readonly _tag: "WithBody"; readonly run: BodyRouteEffect }
+    | { readonly _tag: "Constant"; readonly answer: Answer }
 }
 
 const runs = (run: RouteEffect): HotRoute["serve"] => ({ _tag: "Effect", run })
@@ -109,34 +125,46 @@ const memoizedByObject = <A extends object, B>(f: (a: A) => B): (a: A) => B => {
   }
 }
 
-/** Reads a request body under the limit (`boundedBody`); past the drain limit reading stops (the connection is then closed). */
-const readBody = (request: IncomingMessage, maxBytes: number): Effect.Effect<Uint8Array, PayloadTooLarge | InvalidRequest> =>
-  Effect.async<Uint8Array, PayloadTooLarge | InvalidRequest>((resume) => {
-    const body = boundedBody(maxBytes)
-    const cleanup = () => {
-      request.off("data", onData)
-      request.off("end", onEnd)
-      request.off("error", onError)
-    }
-    const onData = (chunk: Buffer) => {
-      if (body.add(chunk)) return
-      cleanup()
-      request.pause()
-      resume(body.result())
-    }
-    const onEnd = () => {
-      cleanup()
-      resume(body.result())
-    }
-    const onError = () => {
-      cleanup()
-      resume(Effect.fail(new InvalidRequest({ message: "the request body could not be read" })))
-    }
-    request.on("data", onData)
-    request.on("end", onEnd)
-    request.on("error", onError)
-    return Effect.sync(cleanup)
-  })
+/**
+ * Reads a request body under the limit (`boundedBody`) with Node's own events, before any fiber
+ * runs for the request: the route's fiber then starts with the body in hand and suspends once
+ * (for its audit commit) instead of twice (~5 µs of fiber steps per suspension). Past the drain
+ * limit reading stops; `abandoned` then tells the caller to close the connection after
+ * answering, since unread bytes are left on it. A client that goes away first gets nothing.
+ */
+const readBodyThen = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  maxBytes: number,
+  then: (body: BodyRead, abandoned: boolean) => void
+): void => {
+  const body = boundedBody(maxBytes)
+  const cleanup = () => {
+    request.off("data", onData)
+    request.off("end", onEnd)
+    request.off("error", onError)
+    response.off("close", onGone)
+  }
+  const onData = (chunk: Buffer) => {
+    if (body.add(chunk)) return
+    cleanup()
+    request.pause()
+    then(body.result(), true)
+  }
+  const onEnd = () => {
+    cleanup()
+    then(body.result(), false)
+  }
+  const onError = () => {
+    cleanup()
+    then(Either.left(new InvalidRequest({ message: "the request body could not be read" })), false)
+  }
+  const onGone = () => cleanup()
+  request.on("data", onData)
+  request.on("end", onEnd)
+  request.on("error", onError)
+  response.once("close", onGone)
+}
 
 const header = (request: IncomingMessage, name: string): string | undefined => {
   const value = request.headers[name]
@@ -148,7 +176,6 @@ const makeHotRoutes = Effect.gen(function*() {
   const tokens = yield* Tokens
   const quotes = yield* Quotes
   const storage = yield* StorageHealth
-  const config = yield* RidequoteHttpConfig
   const authenticate = makeAuthenticate(tokens, yield* AccountRateLimiter)
   const caller = (request: IncomingMessage): Effect.Effect<Caller, unknown> =>
     authenticate(header(request, "authorization"))
@@ -189,17 +216,22 @@ const makeHotRoutes = Effect.gen(function*() {
     {
       method: "POST",
       route: endpointPath("quotes", "quote"),
-      serve: runs((request, context) =>
-        Effect.flatMap(caller(request), ({ account }) => {
-          // Read after authentication (401 comes before 400/413/415), decoded by the shared
-          // rules; an unreadable body is audited as a rejection like any other.
-          const contentType = header(request, "content-type")
-          const problem = jsonHeadProblem(contentType, header(request, "content-length"), config.maxBodyBytes)
-          const body = problem !== undefined
-            ? Effect.fail(problem)
-            : Effect.flatMap(readBody(request, config.maxBodyBytes), (bytes) => decodeQuote(bytes, contentType))
-          return Effect.map(priceQuote(quotes, account, body, context), okQuote)
-        }))
+      serve: {
+        _tag: "WithBody",
+        run: (request, context, body) =>
+          Effect.flatMap(caller(request), ({ account }) =>
+            // Decoded after authentication (401 comes before 400/413/415) by the shared rules; an
+            // unreadable body is audited as a rejection like any other.
+            Effect.map(
+              priceQuote(
+                quotes,
+                account,
+                Either.flatMap(body, (bytes) => decodeQuote(bytes, header(request, "content-type"))),
+                context
+              ),
+              okQuote
+            ))
+      }
     }
   ]
   return new Map(routes.map((r) => [`${r.method} ${r.route}`, r]))
@@ -248,8 +280,9 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
     const routes = routeMethods()
     const runFork = Runtime.runFork(runtime)
     const log = makeRequestLog(runtime, nowMs, requestLog)
+    const config = yield* RidequoteHttpConfig
     // Undefined while CORS is off: the hot path then does nothing for it.
-    const cors = makeCorsPolicy((yield* RidequoteHttpConfig).corsOrigins)
+    const cors = makeCorsPolicy(config.corsOrigins)
 
     const answered = (route: HotRoute, requestId: string, status: number, startMs: number): void => {
       const durationMs = nowMs() - startMs
@@ -265,14 +298,16 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
       cause: Cause.Cause<unknown>,
       requestId: string,
       responseId: string,
-      startMs: number
+      startMs: number,
+      abandoned: boolean
     ): void => {
       const where = { path: route.route, method: route.method, route: route.route, authorization: header(request, "authorization") }
       const bodyId = errorBodyRequestId(route.route, requestId, responseId)
       // Synchronous: failureHead only logs (for a 500) besides computing the row.
       const head = Runtime.runSync(runtime)(failureHead(cause, where, routes, bodyId))
-      // A body left unread past the drain limit: answer, then drop the connection.
-      const close = head.status === 413 && !request.complete
+      // A body left unread (past the drain limit, or a 413 not read at all): answer, then drop
+      // the connection, whose next bytes would otherwise be taken for a request.
+      const close = abandoned || (head.status === 413 && !request.complete)
       writeJson(response, head.status, JSON.stringify(head.body), responseId, head.headers, close)
       if (close) response.once("finish", () => request.socket.destroy())
       answered(route, responseId, head.status, startMs)
@@ -290,13 +325,40 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
         writeJson(response, status, json, responseId, undefined, false)
         return answered(route, responseId, status, startMs)
       }
-      const fiber = runFork(route.serve.run(request, { requestId, receivedAt: DateTime.unsafeMake(startMs) }))
+      const ids = { requestId, responseId, startMs }
+      const identity = { requestId, receivedAt: DateTime.unsafeMake(startMs) }
+      const serve = route.serve
+      if (serve._tag === "Effect") return run(route, request, response, serve.run(request, identity), ids, false)
+      // The body's head is checked first (415, a declared 413): such a body is not read at all.
+      const problem = jsonHeadProblem(
+        header(request, "content-type"),
+        header(request, "content-length"),
+        config.maxBodyBytes
+      )
+      if (problem !== undefined) {
+        return run(route, request, response, serve.run(request, identity, Either.left(problem)), ids, false)
+      }
+      readBodyThen(request, response, config.maxBodyBytes, (body, abandoned) =>
+        run(route, request, response, serve.run(request, identity, body), ids, abandoned))
+    }
+
+    /** Runs a route's effect in one fiber and answers from its exit. */
+    const run = (
+      route: HotRoute,
+      request: IncomingMessage,
+      response: ServerResponse,
+      effect: Effect.Effect<Answer, unknown>,
+      ids: { readonly requestId: string; readonly responseId: string; readonly startMs: number },
+      abandoned: boolean
+    ): void => {
+      const { requestId, responseId, startMs } = ids
+      const fiber = runFork(effect)
       fiber.addObserver((exit) => {
         if (Exit.isSuccess(exit)) {
           writeJson(response, exit.value.status, exit.value.json, responseId, undefined, false)
           answered(route, responseId, exit.value.status, startMs)
         } else if (!Cause.isInterruptedOnly(exit.cause)) {
-          fail(route, request, response, exit.cause, requestId, responseId, startMs)
+          fail(route, request, response, exit.cause, requestId, responseId, startMs, abandoned)
         }
         // Interrupted only: the client went away, there is nobody to answer.
       })

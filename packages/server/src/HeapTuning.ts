@@ -11,6 +11,11 @@
  * V8 reads this flag each time it sets the next collection's limit, so setting it at start-up
  * from inside the program works and needs no wrapper script. An operator who passes their own
  * `--heap-growing-percent` (on the command line or in NODE_OPTIONS) keeps it.
+ *
+ * Only this flag is safe to change here. `--single-threaded-gc`, which helps the p99 on a
+ * one-core deployment, makes V8 abort at its next full collection when set after start-up
+ * (`Check failed: concurrent_marking_handle_…`, tried): operators pass it on the command line
+ * (docs/operations.md).
  */
 import { setFlagsFromString } from "node:v8"
 

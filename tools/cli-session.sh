@@ -9,7 +9,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 out="$repo/docs/cli-session.md"
 ridequote() { node "$repo/packages/server/bin/ridequote.js" "$@"; }
-node "$repo/packages/server/bin/ridequote.js" --version >/dev/null  # build first, off the record
+ridequote --version >/dev/null  # build first, off the record
 cd "$work"
 mkdir -p data
 
@@ -35,6 +35,8 @@ run() {
   done
   shown="${shown# }"
   shown="${shown//$work/\/srv\/ridequote}"
+  # `env` cannot call the shell function: the program is spelled out there, and shown as ridequote.
+  shown="${shown//node $repo\/packages\/server\/bin\/ridequote.js/ridequote}"
   local text status=0
   text="$("$@" 2>&1)" || status=$?
   text="${text//$work/\/srv\/ridequote}"
@@ -66,7 +68,7 @@ run "copy" ridequote copy --from "$work/data/ridequote.db" --to "$work/data/copy
 
 echo "## Serving" >> "$out"; echo >> "$out"
 echo "\`serve\` runs until SIGTERM/SIGINT; here it is started in the background, asked whether it is ready, and stopped with SIGTERM (the JSON lines are its log on stdout)." >> "$out"; echo >> "$out"
-node "$repo/packages/server/bin/ridequote.js" serve --port 18080 > serve.log 2>&1 &
+ridequote serve --port 18080 > serve.log 2>&1 &
 pid=$!
 for _ in $(seq 1 300); do curl -sf http://127.0.0.1:18080/health/ready >/dev/null 2>&1 && break; sleep 0.1; done
 ready="$(curl -s http://127.0.0.1:18080/health/ready)"

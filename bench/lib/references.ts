@@ -12,12 +12,18 @@ import type { Server } from "./ridequote.js"
 
 let serial = 0
 
+/** Compiled once per bench process: every round starts fresh servers from the same output. */
+const built = new Map<string, string>()
+
 /** bench/reference/FILE.ts as bench/reference/.build/FILE.mjs (next to the sources, so imports resolve). */
 const compiled = (file: string): string => {
+  const done = built.get(file)
+  if (done !== undefined) return done
   const outdir = join(REPO_ROOT, "bench/reference/.build")
   mkdirSync(outdir, { recursive: true })
   const outfile = join(outdir, file.replace(/\.ts$/, ".mjs"))
   buildSync({ entryPoints: [join(REPO_ROOT, "bench/reference", file)], outfile, platform: "node", format: "esm", target: "node20", logLevel: "error" })
+  built.set(file, outfile)
   return outfile
 }
 

@@ -10,7 +10,12 @@ import { join } from "node:path"
 import { http } from "./config.js"
 import { pinned, runCaptured, type Spawned, spawnTracked, stop, waitForListening } from "./procs.js"
 
-export const DEFAULT_SERVER_CMD = "node packages/server/bin/ridequote.js"
+/** The compiled program, as `pnpm start` and `pnpm ridequote` exec it. */
+export const COMPILED_CMD: ReadonlyArray<string> = ["node", "packages/server/bin/ridequote.js"]
+/** The TypeScript sources under tsx (how the test helpers run them), for comparison. */
+export const SOURCES_CMD: ReadonlyArray<string> = ["node", "--import", "tsx", "packages/server/src/bin.ts"]
+
+export const DEFAULT_SERVER_CMD = COMPILED_CMD.join(" ")
 
 export const serverCommand = (): ReadonlyArray<string> =>
   (process.env["BENCH_SERVER_CMD"]?.trim() || DEFAULT_SERVER_CMD).split(/\s+/)

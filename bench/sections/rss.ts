@@ -112,6 +112,7 @@ export const rssSection: Section = {
       const nearFirst = around(rss.first)
       const nearLast = around(last?.quotes ?? rss.total)
       const windowGrowth = nearFirst.length > 0 && nearLast.length > 0 ? median(nearLast) / median(nearFirst) : NaN
+      const readings = spread(checkpoints.map((c) => c.rssMb.median))
       const targets: Array<Target> = [{
         what: `RSS after ${last?.quotes.toLocaleString("en-US") ?? "?"} ÷ after ${first?.quotes.toLocaleString("en-US") ?? "?"} quotes`,
         target: "≤ 1.10× (flat within 10 %)",
@@ -138,7 +139,7 @@ export const rssSection: Section = {
           `Audit: ${audited.toLocaleString("en-US")} quoted rows for ${ok.toLocaleString("en-US")} 200s. ` +
           `Median RSS of the checkpoints within ±25 % of each mark: ×${Number.isNaN(windowGrowth) ? "–" : windowGrowth.toFixed(3)} ` +
           `(${nearLast.length} readings near the end against ${nearFirst.length} near ${rss.first.toLocaleString("en-US")}; ` +
-          `all readings ${fmt(Math.min(...checkpoints.map((c) => c.rssMb.median)))}–${fmt(Math.max(...checkpoints.map((c) => c.rssMb.median)))} MB).` +
+          `all readings ${fmt(readings.min)}–${fmt(readings.max)} MB).` +
           (capped ? ` CAPPED by BENCH_RSS_MAX_SECONDS=${rss.maxSeconds} before ${rss.total.toLocaleString("en-US")} quotes.` : "")
       ].join("\n")
       return {

@@ -13,6 +13,7 @@
  */
 import { join } from "node:path"
 import { makeTempDir, runCaptured, sleep, spawnTracked, stop } from "../lib/procs.js"
+import { COMPILED_CMD as COMPILED, SOURCES_CMD as SOURCES } from "../lib/ridequote.js"
 import type { Section, Target } from "../lib/section.js"
 import { fmt, fmtRatio, fmtSpread, type Spread, spread, table } from "../lib/stats.js"
 
@@ -20,8 +21,6 @@ const RUNS = Math.max(3, Number(process.env["BENCH_STARTUP_RUNS"] ?? "5") || 5)
 const HELP_TARGET_S = 0.5
 const READY_TARGET_S = 1.5
 
-const COMPILED = ["node", "packages/server/bin/ridequote.js"]
-const SOURCES = ["node", "--import", "tsx", "packages/server/src/bin.ts"]
 
 /** Wall-clock seconds of one run of argv to completion (exit 0 required). */
 const timeRun = async (argv: ReadonlyArray<string>): Promise<number> => {

@@ -41,12 +41,12 @@ export const parseIsoTimestamp = (input: string): Either.Either<DateTime.Utc, st
   return Either.right(DateTime.unsafeMake(d.getTime() - offsetMinutes * 60_000))
 }
 
-/** The wire text of an instant: what `DateTime.formatIso` writes, without its steps. */
-export const formatTimestamp = (dt: DateTime.Utc): string => new Date(dt.epochMillis).toISOString()
-
-/** For timestamps we wrote ourselves (`trustedEncoder`/`trustedDecoder`): the same text, the same instant. */
+/**
+ * For timestamps we wrote ourselves (`trustedEncoder`/`trustedDecoder`): the same text as
+ * `DateTime.formatIso` (its `toISOString()`, without its steps), the same instant.
+ */
 const trustedTimestamp: TrustedCodec = {
-  encode: formatTimestamp,
+  encode: (dt: DateTime.Utc) => new Date(dt.epochMillis).toISOString(),
   decode: (s: string) => DateTime.unsafeMake(s)
 }
 

@@ -30,9 +30,11 @@ export const heapGrowthChosen = (execArgv: ReadonlyArray<string>, nodeOptions: s
 /** Applies HEAP_GROWING_PERCENT unless the operator chose otherwise; returns what applies now. */
 export const tuneHeapForServing = (
   execArgv: ReadonlyArray<string> = process.execArgv,
-  nodeOptions: string | undefined = process.env["NODE_OPTIONS"]
+  nodeOptions: string | undefined = process.env["NODE_OPTIONS"],
+  /** Where the flag goes: V8 itself, or a test's recorder (so the test process keeps its own GC). */
+  apply: (flags: string) => void = setFlagsFromString
 ): "ridequote" | "operator" => {
   if (heapGrowthChosen(execArgv, nodeOptions)) return "operator"
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`)
+  apply(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`)
   return "ridequote"
 }

@@ -21,7 +21,7 @@ import type * as Span from "@effect/cli/HelpDoc/Span"
 import * as Usage from "@effect/cli/Usage"
 
 /** Width help is wrapped at: the terminal's, else `COLUMNS`, else 80; never below 40. */
-export const helpWidth = (stream: { readonly isTTY?: boolean; readonly columns?: number } = process.stdout): number => {
+const helpWidth = (stream: { readonly isTTY?: boolean; readonly columns?: number } = process.stdout): number => {
   const fromTerminal = stream.isTTY === true ? stream.columns : undefined
   const fromEnv = Number.parseInt(process.env["COLUMNS"] ?? "", 10)
   const width = fromTerminal ?? (Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 80)
@@ -31,7 +31,7 @@ export const helpWidth = (stream: { readonly isTTY?: boolean; readonly columns?:
 /** Descriptors without the built-in options (--completions, --wizard, …): listed once, below. */
 const helpConfig = CliConfig.make({ showBuiltIns: false })
 
-export const spanText = (span: Span.Span): string => {
+const spanText = (span: Span.Span): string => {
   switch (span._tag) {
     case "Text":
     case "URI":

@@ -181,7 +181,7 @@ export const marketsOption = Options.text("markets").pipe(
   Options.optional
 )
 
-export const SAMPLE_FALLBACK_VALUES = ["on", "off"] as const
+const SAMPLE_FALLBACK_VALUES = ["on", "off"] as const
 
 export const sampleFallbackOption = Options.choice("sample-fallback", SAMPLE_FALLBACK_VALUES).pipe(
   Options.withDescription(
@@ -194,7 +194,7 @@ export const sampleFallbackOption = Options.choice("sample-fallback", SAMPLE_FAL
   Options.optional
 )
 
-export const DEFAULT_ROUTES = "offline"
+const DEFAULT_ROUTES = "offline"
 
 export const routesOption = Options.text("routes").pipe(
   Options.withPseudoName("RESOLVER"),

@@ -31,10 +31,11 @@ import {
   adminQuery,
   at,
   auditRecord,
-  makeAccount,
-  newCredentials,
+  DAY,
+  newAccount,
   newJti,
   newSchema,
+  NOW,
   POSTGRES_URL,
   postgresAvailable,
   postgresUnderTest,
@@ -43,8 +44,6 @@ import {
   url
 } from "./fixtures.js"
 
-const NOW = Date.UTC(2026, 10, 22, 10, 0, 0)
-const DAY = 86_400_000
 /** Bounds every wait below; a healthy run needs a small fraction of it. */
 const DEADLINE = Duration.seconds(20)
 
@@ -64,11 +63,6 @@ const waitingOnLocks = (schema: string) =>
     )
   ).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0)))
 
-const newAccount = Effect.gen(function*() {
-  const account = makeAccount()
-  yield* (yield* AccountStore).insert(account, newCredentials())
-  return account.id
-})
 
 const issue = (accountId: AccountId) =>
   Effect.gen(function*() {

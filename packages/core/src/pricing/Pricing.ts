@@ -173,22 +173,22 @@ export const PricingLive: Layer.Layer<Pricing, never, Behaviors> = Layer.effect(
       }
       return ids
     }
-    const shadowsOf = (settings: PricingSettings): Effect.Effect<ReadonlyArray<PricingBehavior>> => {
-      const ids = shadowIdsOf(settings)
-      return Effect.forEach(ids, (id) =>
+    const shadowsOf = (ids: ReadonlyArray<BehaviorId>): Effect.Effect<ReadonlyArray<PricingBehavior>> =>
+      Effect.forEach(ids, (id) =>
         behaviors.get(id).pipe(
           Effect.map((b): ReadonlyArray<PricingBehavior> => [b]),
           Effect.catchTag("BehaviorNotFound", (e) =>
             Effect.as(Effect.logWarning(`shadow pricing skipped: ${e.message}`), [] as ReadonlyArray<PricingBehavior>))
         )).pipe(Effect.map((found) => found.flat()))
-    }
     return {
-      price: (market, trip, settings) =>
+      price: (market, trip, settings) => {
+        const ids = shadowIdsOf(settings)
         // Most accounts price with their default behavior alone: one step, not three.
-        shadowIdsOf(settings).length === 0
+        return ids.length === 0
           ? Effect.map(behaviors.get(settings.defaultBehavior), (behavior) => priceTrip(market, trip, behavior, []))
           : Effect.flatMap(behaviors.get(settings.defaultBehavior), (behavior) =>
-            Effect.map(shadowsOf(settings), (shadows) => priceTrip(market, trip, behavior, shadows)))
+            Effect.map(shadowsOf(ids), (shadows) => priceTrip(market, trip, behavior, shadows)))
+      }
     }
   })
 )

@@ -34,7 +34,7 @@ import {
   InvalidRequest,
   trustedJson
 } from "@ridequote/core"
-import type { Caller } from "@ridequote/core"
+import type { Caller, QuoteContext } from "@ridequote/core"
 import { Cause, Context, DateTime, Effect, Either, Exit, Layer, Redacted, Runtime, Schema } from "effect"
 import { makeAuthenticate } from "../BearerAuth.js"
 import { makeCorsPolicy } from "../internal/Cors.js"
@@ -73,10 +73,10 @@ interface Answer {
   readonly json: string
 }
 
-/** What a hot route computes for one request, given its identity. */
+/** What a hot route computes for one request, given its id and arrival (the quote's context). */
 type RouteEffect = (
   request: IncomingMessage,
-  identity: { readonly requestId: RequestId; readonly receivedAt: DateTime.Utc }
+  context: QuoteContext
 ) => Effect.Effect<Answer, unknown>
 
 /** A body as the listener read it before the route's fiber started: the bytes, or why not (415, 413, 400). */
@@ -85,7 +85,7 @@ type BodyRead = Either.Either<Uint8Array, UnsupportedMediaType | PayloadTooLarge
 /** The same for a route that takes a JSON body. */
 type BodyRouteEffect = (
   request: IncomingMessage,
-  identity: { readonly requestId: RequestId; readonly receivedAt: DateTime.Utc },
+  context: QuoteContext,
   body: BodyRead
 ) => Effect.Effect<Answer, unknown>
 
@@ -326,9 +326,9 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
         return answered(route, responseId, status, startMs)
       }
       const ids = { requestId, responseId, startMs }
-      const identity = { requestId, receivedAt: DateTime.unsafeMake(startMs) }
+      const context: QuoteContext = { requestId, receivedAt: DateTime.unsafeMake(startMs) }
       const serve = route.serve
-      if (serve._tag === "Effect") return run(route, request, response, serve.run(request, identity), ids, false)
+      if (serve._tag === "Effect") return run(route, request, response, serve.run(request, context), ids, false)
       // The body's head is checked first (415, a declared 413): such a body is not read at all.
       const problem = jsonHeadProblem(
         header(request, "content-type"),
@@ -336,10 +336,10 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
         config.maxBodyBytes
       )
       if (problem !== undefined) {
-        return run(route, request, response, serve.run(request, identity, Either.left(problem)), ids, false)
+        return run(route, request, response, serve.run(request, context, Either.left(problem)), ids, false)
       }
       readBodyThen(request, response, config.maxBodyBytes, (body, abandoned) =>
-        run(route, request, response, serve.run(request, identity, body), ids, abandoned))
+        run(route, request, response, serve.run(request, context, body), ids, abandoned))
     }
 
     /** Runs a route's effect in one fiber and answers from its exit. */

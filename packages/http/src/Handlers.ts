@@ -16,9 +16,9 @@ import {
   StorageHealth,
   Tokens
 } from "@ridequote/core"
-import type { Account, AuditCursor, AuditQuery, QuoteContext, Rejection } from "@ridequote/core"
+import type { Account, AuditCursor, Audited, AuditQuery, QuoteContext, QuoteError, QuoteResponse, Rejection } from "@ridequote/core"
 import { DEFAULT_AUDIT_PAGE_SIZE } from "@ridequote/core"
-import { DateTime, Effect, Layer, Redacted } from "effect"
+import { DateTime, Effect, Either, Layer, Redacted } from "effect"
 import { CurrentCaller, RidequoteApi } from "./Api.js"
 import { currentRequest } from "./internal/CurrentRequest.js"
 import { endpointPath } from "./internal/EndpointPaths.js"
@@ -74,7 +74,8 @@ export const CustomerHandlersLive = HttpApiBuilder.group(RidequoteApi, "customer
 
 /**
  * A quote from a decoded (or refused) body: a refused body is audited as a rejection, a
- * decoded one priced (and audited) by core. Shared by the HttpApi handler and the Node host.
+ * decoded one priced (and audited) by core. The HttpApi handler's lane; the Node host uses
+ * `priceQuoteAudited`, the same rules answered outside the fiber.
  */
 export const priceQuote = <E extends Rejection, R>(
   quotes: Quotes,
@@ -91,6 +92,22 @@ export const priceQuote = <E extends Rejection, R>(
         return response
       })
   )
+
+/**
+ * `priceQuote` for a body already read and decoded (or refused): the decision and its submitted
+ * audit record, to be answered once the record is durable (core's `Audited`). `answered` counts
+ * the quote; call it when the answer goes out.
+ */
+export const priceQuoteAudited = <E extends Rejection>(
+  quotes: Quotes,
+  account: Account,
+  body: Either.Either<QuoteRequest, E>,
+  context: QuoteContext
+): Effect.Effect<Audited<QuoteResponse, E | QuoteError>> =>
+  Either.isLeft(body) ? quotes.rejectAudited(account, body.left, context) : quotes.quoteAudited(account, body.right, context)
+
+/** Counts a quote that was answered (the `ridequote_quotes_total` metric). */
+export const quoteAnswered = (response: QuoteResponse): void => unsafeRecordQuote(response.mode)
 
 export const QuotesHandlersLive = HttpApiBuilder.group(RidequoteApi, "quotes", (handlers) =>
   Effect.gen(function*() {

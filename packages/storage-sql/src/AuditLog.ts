@@ -5,7 +5,7 @@
  * OFFSET grows with it and the OR-expanded cursor makes SQLite sort in a temp B-tree.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { AuditPage, AuditPageJson, AuditQuery, AuditRecord, RequestId } from "@ridequote/core"
+import type { AuditDone, AuditPage, AuditPageJson, AuditQuery, AuditRecord, RequestId } from "@ridequote/core"
 import { AuditEntry, AuditLog, MAX_AUDIT_PAGE_SIZE, StorageUnavailable, trustedDecoder, trustedJson } from "@ridequote/core"
 import { DateTime, Effect, Layer, Metric, Schema } from "effect"
 import type { Scope } from "effect"
@@ -13,6 +13,7 @@ import { DbInt, millisOf } from "./Columns.js"
 import type { Dialect } from "./Dialect.js"
 import { chunkRows, dialect } from "./Dialect.js"
 import { makeGroupCommit } from "./GroupCommit.js"
+import type { CallbackCommit } from "./GroupCommit.js"
 import { orUnavailable } from "./Unavailable.js"
 
 /** Appends waiting for their transaction to commit (rendered on GET /metrics). */
@@ -97,8 +98,13 @@ export const pageStatement = (sql: SqlClient.SqlClient, query: AuditQuery) => {
     ORDER BY received_at_ms DESC, request_id DESC LIMIT ${pageLimit(query) + 1}`
 }
 
-/** Commits a batch of rows in one transaction, answering only after the commit is durable. */
-export type AuditCommit = (rows: ReadonlyArray<AuditRow>) => Effect.Effect<void, StorageUnavailable>
+/**
+ * Commits a batch of rows in one transaction, answering only after the commit is durable: as an
+ * effect, or in callback form (`CallbackCommit`) for a committer that is callback-based itself.
+ */
+export type AuditCommit =
+  | ((rows: ReadonlyArray<AuditRow>) => Effect.Effect<void, StorageUnavailable>)
+  | CallbackCommit<AuditRow>
 
 export interface AuditLogOptions {
   /** Upper bound on the rows of one group-commit transaction. */
@@ -125,6 +131,8 @@ export const makeAuditLog = (
     })
 
     const append = (record: AuditRecord) => Effect.suspend(() => group.submit(toRow(record)))
+    // The same queue and batches, answered by callback (the port's `submit`).
+    const submit = (record: AuditRecord, done: AuditDone) => group.enqueue(toRow(record), done)
 
     /** The page's rows (at most `limit`) and the cursor after them when more follow. */
     const pageRows = (query: AuditQuery) =>
@@ -149,7 +157,7 @@ export const makeAuditLog = (
       Effect.flatMap(pageRows(query), ({ next, rows }) =>
         Effect.map(decodeEntries(rows), (entries): AuditPage => ({ entries, next }))).pipe(orUnavailable("audit page"))
 
-    return AuditLog.of({ append, page, pageJson })
+    return AuditLog.of({ append, submit, page, pageJson })
   })
 
 export const SqlAuditLogLive = (

@@ -23,22 +23,39 @@ import type { Metric, Scope } from "effect"
 export interface GroupCommit<Row> {
   /** Succeeds once the transaction holding `row` has committed. */
   readonly submit: (row: Row) => Effect.Effect<void, StorageUnavailable>
+  /**
+   * Queues `row` at once and calls `done` once its transaction committed (`undefined`) or
+   * failed, without a fiber waiting: for callers that wait outside any fiber (the Node host's
+   * quote). The same queue, batches and order as `submit`.
+   */
+  readonly enqueue: (row: Row, done: CommitDone) => void
+}
+
+/** Called once a commit is done: `undefined` when it committed, else why not. */
+export type CommitDone = (failure: StorageUnavailable | undefined) => void
+
+/**
+ * A commit in callback form, for a committer that is itself callback-based (SQLite's writer
+ * thread): no fiber is started per batch. A fiber running across the commit is reachable from
+ * Effect's root-fiber set, and through it everything its batch's waiters hold; V8's young
+ * collections then promote all of it (docs/performance.md, change 23).
+ */
+export interface CallbackCommit<Row> {
+  readonly withCallback: (rows: ReadonlyArray<Row>, done: CommitDone) => void
 }
 
 export interface GroupCommitOptions<Row> {
   /** Commits every row in one transaction, or none. */
-  readonly commit: (rows: ReadonlyArray<Row>) => Effect.Effect<void, StorageUnavailable>
+  readonly commit: ((rows: ReadonlyArray<Row>) => Effect.Effect<void, StorageUnavailable>) | CallbackCommit<Row>
   /** Submits still waiting for their commit (queued or being committed). */
   readonly depth: Metric.Metric.Gauge<number>
   /** Upper bound on one transaction, so a backlog cannot hold the connection for long. */
   readonly maxBatch?: number | undefined
 }
 
-type Outcome = Exit.Exit<void, StorageUnavailable>
-
 interface Pending<Row> {
   readonly row: Row
-  readonly answer: (outcome: Effect.Effect<void, StorageUnavailable>) => void
+  readonly done: CommitDone
 }
 
 const shuttingDown = new StorageUnavailable({ message: "storage is shutting down" })
@@ -75,16 +92,26 @@ export const makeGroupCommit = <Row>(
       setImmediate(commitNext)
     }
 
-    const settle = (batch: ReadonlyArray<Pending<Row>>, exit: Outcome) => {
-      let outcome: Effect.Effect<void, StorageUnavailable> = Effect.void
-      if (Exit.isFailure(exit)) {
-        const failure = Cause.failureOption(exit.cause)
-        // A defect, not a storage error: keep the cause for the operator; waiters get a 503.
-        if (Option.isNone(failure)) runFork(Effect.logError("group commit failed unexpectedly", exit.cause))
-        outcome = Effect.fail(Option.getOrElse(failure, () => commitDefect))
+    /** A defect, not a storage error: the cause is kept for the operator; waiters get a 503. */
+    const defect = (cause: Cause.Cause<unknown>): StorageUnavailable => {
+      runFork(Effect.logError("group commit failed unexpectedly", cause))
+      return commitDefect
+    }
+
+    /** Runs the commit in whichever form it was given; `done` is called once. */
+    const given = options.commit
+    const commit = (rows: ReadonlyArray<Row>, done: CommitDone): void => {
+      if (typeof given !== "function") {
+        try {
+          given.withCallback(rows, done)
+        } catch (error) {
+          done(defect(Cause.die(error)))
+        }
+        return
       }
-      for (const pending of batch) pending.answer(outcome)
-      depth(-batch.length)
+      runFork(given(rows)).addObserver((exit) =>
+        done(Exit.isSuccess(exit) ? undefined : Option.getOrElse(Cause.failureOption(exit.cause), () => defect(exit.cause)))
+      )
     }
 
     const commitNext = () => {
@@ -92,10 +119,10 @@ export const makeGroupCommit = <Row>(
       const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch)
       queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch)
       committing = true
-      const fiber = runFork(options.commit(batch.map((pending) => pending.row)))
-      fiber.addObserver((exit) => {
+      commit(batch.map((pending) => pending.row), (failure) => {
         committing = false
-        settle(batch, exit)
+        for (const pending of batch) pending.done(failure)
+        depth(-batch.length)
         schedule()
         if (idle()) {
           const waiting = whenIdle
@@ -113,13 +140,17 @@ export const makeGroupCommit = <Row>(
       })
     )
 
-    const submit = (row: Row) =>
-      Effect.async<void, StorageUnavailable>((answer) => {
-        if (closed) return answer(Effect.fail(shuttingDown))
-        queue.push({ row, answer })
-        depth(1)
-        schedule()
-      })
+    const enqueue = (row: Row, done: CommitDone): void => {
+      if (closed) return done(shuttingDown)
+      queue.push({ row, done })
+      depth(1)
+      schedule()
+    }
 
-    return { submit }
+    const submit = (row: Row) =>
+      Effect.async<void, StorageUnavailable>((answer) =>
+        enqueue(row, (failure) => answer(failure === undefined ? Effect.void : Effect.fail(failure)))
+      )
+
+    return { submit, enqueue }
   })

@@ -16,8 +16,8 @@
 import { createRequire } from "node:module"
 import { Worker } from "node:worker_threads"
 import { StorageUnavailable } from "@ridequote/core"
-import type { AuditCommit, AuditRow } from "@ridequote/storage-sql"
-import { Effect, Scope } from "effect"
+import type { AuditRow, CallbackCommit, CommitDone } from "@ridequote/storage-sql"
+import { Cause, Effect, Exit, Option, Runtime, Scope } from "effect"
 import { BUSY_TIMEOUT_MS } from "./SqliteClient.js"
 
 const WORKER = new URL("./audit-writer.worker.cjs", import.meta.url)
@@ -38,9 +38,14 @@ interface Reply {
 
 type Resume = (error: string | undefined) => void
 
-/** One running thread: posts batches and routes each answer to its waiter. */
+/**
+ * One running thread: posts batches and routes each answer to its waiter. The thread answers
+ * batches in the order they were posted, so the waiters are a FIFO list: a long-lived Map with
+ * an entry added and deleted per batch would keep each old hash table pointing at its
+ * successor, and every batch's waiters alive through V8's young collections (change 23).
+ */
 class WriterThread {
-  private readonly waiting = new Map<number, Resume>()
+  private waiting: Array<{ readonly id: number; readonly resume: Resume }> = []
   private nextId = 0
   private dead: string | undefined
   readonly ready: Promise<void>
@@ -50,15 +55,18 @@ class WriterThread {
       worker.on("message", (reply: Reply) => {
         if (reply.kind === "ready") return resolve()
         if (reply.id === undefined) return
-        const resume = this.waiting.get(reply.id)
-        this.waiting.delete(reply.id)
-        resume?.(reply.error)
+        const at = this.waiting.findIndex((w) => w.id === reply.id)
+        if (at < 0) return
+        const { resume } = this.waiting[at]!
+        this.waiting.splice(at, 1)
+        resume(reply.error)
       })
       const die = (reason: string) => {
         this.dead ??= reason
         reject(new Error(reason))
-        for (const resume of this.waiting.values()) resume(reason)
-        this.waiting.clear()
+        const waiting = this.waiting
+        this.waiting = []
+        for (const { resume } of waiting) resume(reason)
       }
       worker.on("error", (error) => die(`the audit writer thread failed: ${error.message}`))
       worker.on("exit", (code) => die(`the audit writer thread exited (${code})`))
@@ -74,7 +82,7 @@ class WriterThread {
   commit(rows: ReadonlyArray<AuditRow>, resume: Resume): void {
     if (this.dead !== undefined) return resume(this.dead)
     const id = this.nextId++
-    this.waiting.set(id, resume)
+    this.waiting.push({ id, resume })
     this.worker.postMessage({
       id,
       rows: rows.map((row) => [row.request_id, row.account_id, row.received_at_ms, row.entry])
@@ -105,25 +113,32 @@ const start = (filename: string): Effect.Effect<WriterThread, StorageUnavailable
 
 /**
  * Starts the writer thread on `filename` (a file, already migrated) for the life of the scope
- * and returns the audit log's commit. Closing the scope lets the thread finish what was posted.
+ * and returns the audit log's commit, in callback form: a batch is posted to the thread and its
+ * waiters answered from the thread's reply, with no fiber per batch. Closing the scope lets the
+ * thread finish what was posted.
  */
-export const auditWriterThread = (filename: string): Effect.Effect<AuditCommit, StorageUnavailable, Scope.Scope> =>
+export const auditWriterThread = (
+  filename: string
+): Effect.Effect<CallbackCommit<AuditRow>, StorageUnavailable, Scope.Scope> =>
   Effect.gen(function*() {
     const scope = yield* Effect.scope
+    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
     let thread = yield* Effect.acquireRelease(start(filename), (t) => Effect.promise(() => t.close()))
-    // A thread that died is replaced on the next batch (the group commit posts one batch at a
-    // time, so two replacements cannot race); the replacement is closed with the scope too.
-    const current = Effect.suspend(() =>
-      thread.alive
-        ? Effect.succeed(thread)
-        : Effect.tap(start(filename), (fresh) => {
-          thread = fresh
-          return Scope.addFinalizer(scope, Effect.promise(() => fresh.close()))
-        })
-    )
-    return (rows: ReadonlyArray<AuditRow>) =>
-      Effect.flatMap(current, (t) =>
-        Effect.async<void, StorageUnavailable>((resume) => {
-          t.commit(rows, (error) => resume(error === undefined ? Effect.void : Effect.fail(failed(error))))
-        }))
+    const restart = Effect.tap(start(filename), (fresh) => {
+      thread = fresh
+      return Scope.addFinalizer(scope, Effect.promise(() => fresh.close()))
+    })
+    const commitOn = (t: WriterThread, rows: ReadonlyArray<AuditRow>, done: CommitDone) =>
+      t.commit(rows, (error) => done(error === undefined ? undefined : failed(error)))
+    return {
+      withCallback: (rows, done) => {
+        if (thread.alive) return commitOn(thread, rows, done)
+        // The thread died (it should not): a new one is started, as rarely, in a fiber.
+        runFork(restart).addObserver((exit) =>
+          Exit.isSuccess(exit)
+            ? commitOn(exit.value, rows, done)
+            : done(Option.getOrElse(Cause.failureOption(exit.cause), () => failed("the audit writer thread could not start")))
+        )
+      }
+    }
   })

@@ -1,5 +1,5 @@
 /** Quotes: the orchestration of one quote request, audited whatever its outcome. */
-import { Clock, Context, DateTime, Effect, Either, Layer } from "effect"
+import { Clock, Context, DateTime, Effect, Either, Exit, Layer } from "effect"
 import type { Account } from "../Account.js"
 import type { Decision, QuotedDecision, RejectedDecision } from "../Audit.js"
 import type {
@@ -13,7 +13,8 @@ import type {
 } from "../Errors.js"
 import { AccountBlocked } from "../Errors.js"
 import type { RequestId } from "../Ids.js"
-import { AuditLog } from "../ports/AuditLog.js"
+import { AuditLog, submitAudit } from "../ports/AuditLog.js"
+import type { AuditDone } from "../ports/AuditLog.js"
 import type { Market, Trip } from "../ports/MarketData.js"
 import { MarketData } from "../ports/MarketData.js"
 import { RouteResolver } from "../ports/RouteResolver.js"
@@ -27,6 +28,17 @@ import { coordinatesRule, routeBoundsRule, routeMetadataRule, scheduleBoundRule,
 export interface QuoteContext {
   readonly requestId: RequestId
   readonly receivedAt: DateTime.Utc
+}
+
+/**
+ * A decided request whose audit record has been submitted, perhaps not yet durable. The host
+ * answers with `outcome` only once `whenDurable` reports the record durable, and with
+ * StorageUnavailable if it reports a failure: an answer is never given without its record.
+ */
+export interface Audited<A, E> {
+  readonly outcome: Exit.Exit<A, E>
+  /** Calls `done` once, when the record is durable (`undefined`) or failed (at once if known). */
+  readonly whenDurable: (done: AuditDone) => void
 }
 
 export interface Quotes {
@@ -49,6 +61,46 @@ export interface Quotes {
     error: E,
     context: QuoteContext
   ) => Effect.Effect<never, E | StorageUnavailable>
+  /**
+   * `quote` for a host that waits for the audit outside the fiber: decides, submits the record
+   * and completes at once with the outcome and `whenDurable` (see `Audited`). The Node host
+   * answers from `whenDurable`, so its request fibers end before the commit (docs/performance.md).
+   */
+  readonly quoteAudited: (
+    account: Account,
+    request: QuoteRequest,
+    context: QuoteContext
+  ) => Effect.Effect<Audited<QuoteResponse, QuoteError>>
+  /** `reject` the same way. */
+  readonly rejectAudited: <E extends Rejection>(
+    account: Account,
+    error: E,
+    context: QuoteContext
+  ) => Effect.Effect<Audited<never, E>>
+}
+
+/** Waits, in the fiber, for an `Audited` record to be durable, then gives its outcome. */
+export const awaitAudited = <A, E>(audited: Audited<A, E>): Effect.Effect<A, E | StorageUnavailable> =>
+  Effect.async((resume) => audited.whenDurable((failure) => resume(failure === undefined ? audited.outcome : Effect.fail(failure))))
+
+/** A `done` that may arrive before or after the one waiter registers. */
+const durability = (): { readonly done: AuditDone; readonly whenDurable: (waiter: AuditDone) => void } => {
+  let settled = false
+  let failure: StorageUnavailable | undefined
+  let waiters: Array<AuditDone> | undefined
+  return {
+    done: (result) => {
+      settled = true
+      failure = result
+      const waiting = waiters
+      waiters = undefined
+      if (waiting !== undefined) for (const waiter of waiting) waiter(result)
+    },
+    whenDurable: (waiter) => {
+      if (settled) return waiter(failure)
+      ;(waiters ??= []).push(waiter)
+    }
+  }
 }
 
 export const Quotes = Context.GenericTag<Quotes>("@ridequote/core/Quotes")
@@ -190,45 +242,55 @@ export const QuotesLive: Layer.Layer<Quotes, never, MarketData | RouteResolver |
         atTime({ account, request, context, now: DateTime.unsafeMake(nowMs) }, admitted.right))
     }
 
-    const record = (
+    /** Submits the decision's audit record; the outcome is released once it is durable. */
+    const record = <A, E>(
       account: Account,
       context: QuoteContext,
       request: QuoteRequest | undefined,
-      decision: Decision
-    ): Effect.Effect<void, StorageUnavailable> =>
-      audit.append({
-        accountId: account.id,
-        requestId: context.requestId,
-        receivedAt: context.receivedAt,
-        ...(request !== undefined ? { request } : {}),
-        decision
-      })
+      decision: Decision,
+      outcome: Exit.Exit<A, E>
+    ): Effect.Effect<Audited<A, E>> => {
+      const durable = durability()
+      return Effect.as(
+        submitAudit(audit, {
+          accountId: account.id,
+          requestId: context.requestId,
+          receivedAt: context.receivedAt,
+          ...(request !== undefined ? { request } : {}),
+          decision
+        }, durable.done),
+        { outcome, whenDurable: durable.whenDurable }
+      )
+    }
 
     /**
      * An account whose default behavior the registry does not know is a deployment fault, not
      * the caller's: it is audited as `result:internal` and surfaces as a defect (500).
      */
     const misconfigured = (account: Account, request: QuoteRequest, context: QuoteContext, error: BehaviorNotFound) =>
-      Effect.zipRight(
-        record(account, context, request, {
-          outcome: "rejected",
-          code: "result:internal",
-          message: `account pricing is misconfigured: ${error.message}`
-        }),
-        Effect.die(error)
-      )
+      record(account, context, request, {
+        outcome: "rejected",
+        code: "result:internal",
+        message: `account pricing is misconfigured: ${error.message}`
+      }, Exit.die(error))
+
+    const quoteAudited = (account: Account, request: QuoteRequest, context: QuoteContext) =>
+      Effect.matchEffect(decide(account, request, context), {
+        onFailure: (error): Effect.Effect<Audited<QuoteResponse, QuoteError>> =>
+          error._tag === "BehaviorNotFound"
+            ? misconfigured(account, request, context, error)
+            : record(account, context, request, rejected(error), Exit.fail(error)),
+        onSuccess: ({ decision, response }) => record(account, context, request, decision, Exit.succeed(response))
+      })
+
+    const rejectAudited = <E extends Rejection>(account: Account, error: E, context: QuoteContext) =>
+      record(account, context, undefined, rejected(error), Exit.fail(error))
 
     return Quotes.of({
-      quote: (account, request, context) =>
-        Effect.matchEffect(decide(account, request, context), {
-          onFailure: (error) =>
-            error._tag === "BehaviorNotFound"
-              ? misconfigured(account, request, context, error)
-              : Effect.zipRight(record(account, context, request, rejected(error)), Effect.fail(error)),
-          onSuccess: ({ decision, response }) => Effect.as(record(account, context, request, decision), response)
-        }),
-      reject: (account, error, context) =>
-        Effect.zipRight(record(account, context, undefined, rejected(error)), Effect.fail(error))
+      quote: (account, request, context) => Effect.flatMap(quoteAudited(account, request, context), awaitAudited),
+      reject: (account, error, context) => Effect.flatMap(rejectAudited(account, error, context), awaitAudited),
+      quoteAudited,
+      rejectAudited
     })
   })
 )

@@ -34,7 +34,7 @@ import {
   InvalidRequest,
   trustedJson
 } from "@ridequote/core"
-import type { Caller, QuoteContext } from "@ridequote/core"
+import type { Audited, Caller, QuoteContext } from "@ridequote/core"
 import { Cause, Context, DateTime, Effect, Either, Exit, Layer, Redacted, Runtime, Schema } from "effect"
 import { makeAuthenticate } from "../BearerAuth.js"
 import { makeCorsPolicy } from "../internal/Cors.js"
@@ -43,7 +43,7 @@ import { errorBodyRequestId, failureHead, JSON_UTF8, pathOf, routeMethods } from
 import { unsafeRecordRequest } from "../internal/Metrics.js"
 import { makeRequestLog } from "../internal/RequestLog.js"
 import type { RequestLogWriter } from "../internal/RequestLog.js"
-import { priceQuote, secretInQuery } from "../Handlers.js"
+import { priceQuoteAudited, quoteAnswered, secretInQuery } from "../Handlers.js"
 import { withRidequoteApp } from "../Host.js"
 import type { HttpHostRequirements } from "../Host.js"
 import { RidequoteHttpConfig } from "../HttpConfig.js"
@@ -82,12 +82,16 @@ type RouteEffect = (
 /** A body as the listener read it before the route's fiber started: the bytes, or why not (415, 413, 400). */
 type BodyRead = Either.Either<Uint8Array, UnsupportedMediaType | PayloadTooLarge | InvalidRequest>
 
-/** The same for a route that takes a JSON body. */
-type BodyRouteEffect = (
+/**
+ * The quote: given the body read beforehand, an effect that decides and submits the audit
+ * record, answered once the record is durable (core's `Audited`). The fiber ends before the
+ * commit; the host waits with a callback (docs/performance.md, change 23).
+ */
+type AuditedRouteEffect = (
   request: IncomingMessage,
   context: QuoteContext,
   body: BodyRead
-) => Effect.Effect<Answer, unknown>
+) => Effect.Effect<Audited<QuoteResponse, unknown>, unknown>
 
 interface HotRoute {
   /** The path, for the metrics label and the log line. */
@@ -99,7 +103,12 @@ interface HotRoute {
    */
   readonly serve:
     | { readonly _tag: "Effect"; readonly run: RouteEffect }
-    | { readonly _tag: "WithBody"; readonly run: BodyRouteEffect }
+    | {
+      readonly _tag: "Audited"
+      readonly run: AuditedRouteEffect
+      /** The answer once the record is durable; it also counts the quote. */
+      readonly answer: (response: QuoteResponse) => Answer
+    }
     | { readonly _tag: "Constant"; readonly answer: Answer }
 }
 
@@ -217,20 +226,22 @@ const makeHotRoutes = Effect.gen(function*() {
       method: "POST",
       route: endpointPath("quotes", "quote"),
       serve: {
-        _tag: "WithBody",
+        _tag: "Audited",
         run: (request, context, body) =>
           Effect.flatMap(caller(request), ({ account }) =>
             // Decoded after authentication (401 comes before 400/413/415) by the shared rules; an
             // unreadable body is audited as a rejection like any other.
-            Effect.map(
-              priceQuote(
-                quotes,
-                account,
-                Either.flatMap(body, (bytes) => decodeQuote(bytes, header(request, "content-type"))),
-                context
-              ),
-              okQuote
-            ))
+            priceQuoteAudited(
+              quotes,
+              account,
+              Either.flatMap(body, (bytes) => decodeQuote(bytes, header(request, "content-type"))),
+              context
+            )),
+        // Written after the audit entry, whose prices text the response reuses (trustedJson).
+        answer: (response) => {
+          quoteAnswered(response)
+          return okQuote(response)
+        }
       }
     }
   ]
@@ -336,10 +347,39 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
         config.maxBodyBytes
       )
       if (problem !== undefined) {
-        return run(route, request, response, serve.run(request, context, Either.left(problem)), ids, false)
+        return runAudited(route, request, response, serve, serve.run(request, context, Either.left(problem)), ids, false)
       }
       readBodyThen(request, response, config.maxBodyBytes, (body, abandoned) =>
-        run(route, request, response, serve.run(request, context, body), ids, abandoned))
+        runAudited(route, request, response, serve, serve.run(request, context, body), ids, abandoned))
+    }
+
+    type Ids = { readonly requestId: string; readonly responseId: string; readonly startMs: number }
+
+    /** Writes the answer of an outcome: the success's JSON, or the error table's answer. */
+    const answer = (
+      route: HotRoute,
+      request: IncomingMessage,
+      response: ServerResponse,
+      exit: Exit.Exit<Answer, unknown>,
+      { requestId, responseId, startMs }: Ids,
+      abandoned: boolean
+    ): void => {
+      if (Exit.isSuccess(exit)) {
+        writeJson(response, exit.value.status, exit.value.json, responseId, undefined, false)
+        answered(route, responseId, exit.value.status, startMs)
+      } else if (!Cause.isInterruptedOnly(exit.cause)) {
+        fail(route, request, response, exit.cause, requestId, responseId, startMs, abandoned)
+      }
+      // Interrupted only: the client went away, there is nobody to answer.
+    }
+
+    /** Runs `effect` in one fiber, interrupted if the client goes away first. */
+    const fork = <A>(response: ServerResponse, effect: Effect.Effect<A, unknown>, onExit: (exit: Exit.Exit<A, unknown>) => void) => {
+      const fiber = runFork(effect)
+      fiber.addObserver(onExit)
+      response.once("close", () => {
+        if (!response.writableEnded) fiber.unsafeInterruptAsFork(fiber.id())
+      })
     }
 
     /** Runs a route's effect in one fiber and answers from its exit. */
@@ -348,24 +388,37 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
       request: IncomingMessage,
       response: ServerResponse,
       effect: Effect.Effect<Answer, unknown>,
-      ids: { readonly requestId: string; readonly responseId: string; readonly startMs: number },
+      ids: Ids,
       abandoned: boolean
-    ): void => {
-      const { requestId, responseId, startMs } = ids
-      const fiber = runFork(effect)
-      fiber.addObserver((exit) => {
-        if (Exit.isSuccess(exit)) {
-          writeJson(response, exit.value.status, exit.value.json, responseId, undefined, false)
-          answered(route, responseId, exit.value.status, startMs)
-        } else if (!Cause.isInterruptedOnly(exit.cause)) {
-          fail(route, request, response, exit.cause, requestId, responseId, startMs, abandoned)
-        }
-        // Interrupted only: the client went away, there is nobody to answer.
+    ): void => fork(response, effect, (exit) => answer(route, request, response, exit, ids, abandoned))
+
+    /**
+     * Runs the quote's fiber, which ends once the audit record is submitted, then answers when
+     * the record is durable — or 503 when it could not be written: never an answer without it.
+     */
+    const runAudited = (
+      route: HotRoute,
+      request: IncomingMessage,
+      response: ServerResponse,
+      serve: { readonly answer: (response: QuoteResponse) => Answer },
+      effect: Effect.Effect<Audited<QuoteResponse, unknown>, unknown>,
+      ids: Ids,
+      abandoned: boolean
+    ): void =>
+      fork(response, effect, (exit) => {
+        if (Exit.isFailure(exit)) return answer(route, request, response, Exit.failCause(exit.cause), ids, abandoned)
+        const { outcome, whenDurable } = exit.value
+        whenDurable((failure) =>
+          answer(
+            route,
+            request,
+            response,
+            failure === undefined ? Exit.map(outcome, serve.answer) : Exit.fail(failure),
+            ids,
+            abandoned
+          )
+        )
       })
-      response.once("close", () => {
-        if (!response.writableEnded) fiber.unsafeInterruptAsFork(fiber.id())
-      })
-    }
 
     const listener: NodeRequestListener = (request, response) => {
       const route = hot.get(`${request.method} ${pathOf(request.url ?? "/")}`)

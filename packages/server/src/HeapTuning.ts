@@ -18,6 +18,7 @@
  * (docs/operations.md).
  */
 import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 
 export const HEAP_GROWING_PERCENT = 50
 
@@ -37,4 +38,28 @@ export const tuneHeapForServing = (
   if (heapGrowthChosen(execArgv, nodeOptions)) return "operator"
   apply(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`)
   return "ridequote"
+}
+
+/**
+ * One full collection once the program is loaded, just before `serve` listens.
+ *
+ * V8 sets the old generation's next limit from what is live at each mark-compact. Its first
+ * one comes ~0.2 s into start-up, with the program half loaded, so the limit it sets was reached
+ * again ~10 s into serving: a mark-compact, with its ~20 ms stall on one core, under the first
+ * load. Collected once here instead (~30 ms, before any request), the limit is taken from the
+ * loaded program, and with the quote path promoting ~50 KB per young collection the next
+ * mark-compact is a minute or more away at 1,000 quotes/s (docs/performance.md, change 24).
+ *
+ * `gc` is not exposed to the program by default: the flag exposes it to contexts created after
+ * it, so it is taken from a new one. The collection is the isolate's whatever the context.
+ */
+export const collectBeforeServing = (
+  /** The collection itself; a test passes a recorder. */
+  collect: () => void = fullCollection
+): void => collect()
+
+const fullCollection = (): void => {
+  setFlagsFromString("--expose-gc")
+  const gc = runInNewContext("gc") as () => void
+  gc()
 }

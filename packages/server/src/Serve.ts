@@ -19,7 +19,7 @@ import { NodeHostLive } from "@ridequote/http/node"
 import { describeMarkets, MarketsLive } from "@ridequote/markets"
 import { describeRoutes, RouteResolverLive } from "@ridequote/routes"
 import { GracefulHttpServerLive, HttpListening } from "./GracefulHttpServer.js"
-import { tuneHeapForServing } from "./HeapTuning.js"
+import { collectBeforeServing, tuneHeapForServing } from "./HeapTuning.js"
 import type { ServeSettings } from "./Settings.js"
 import { describeDatabase } from "./Settings.js"
 import { requestLogLine } from "./Logging.js"
@@ -43,6 +43,9 @@ export const ServeLive = (settings: ServeSettings) => {
     Layer.provide(NodeHostLive(
       { rateLimit: rateLimitPerSecond(settings.rateLimit), corsOrigins: settings.corsOrigins },
       { requestLog: requestLogLine }
+    ).pipe(
+      // Everything is built and loaded: one full collection before the socket listens.
+      Layer.tap(() => Effect.sync(() => collectBeforeServing()))
     )),
     Layer.provide(core),
     // Logged once the API is attached to the listening socket: from this line on, requests

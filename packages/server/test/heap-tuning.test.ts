@@ -4,7 +4,7 @@
  * `pnpm bench rss`, not asserted here (docs/performance.md).
  */
 import { describe, expect, it } from "vitest"
-import { HEAP_GROWING_PERCENT, heapGrowthChosen, tuneHeapForServing } from "../src/HeapTuning.js"
+import { collectBeforeServing, HEAP_GROWING_PERCENT, heapGrowthChosen, tuneHeapForServing } from "../src/HeapTuning.js"
 
 /** What a call decides and the flags it would give V8, recorded instead of applied. */
 const tuned = (execArgv: ReadonlyArray<string>, nodeOptions: string | undefined) => {
@@ -25,5 +25,17 @@ describe("heap tuning for serve", () => {
     expect(heapGrowthChosen(["--enable-source-maps"], "--max-old-space-size=512")).toBe(false)
     expect(heapGrowthChosen([], undefined)).toBe(false)
     expect(tuned([], undefined)).toEqual({ by: "ridequote", applied: [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`] })
+  })
+
+  it("collects the whole heap before serving, without the operator exposing gc", async () => {
+    // Made in a function of its own, so nothing on this stack keeps it.
+    const ref = (() => new WeakRef({ filler: new Array(10_000).fill(1) }))()
+    // A WeakRef keeps its target until the current job ends.
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect("gc" in globalThis).toBe(false)
+    collectBeforeServing()
+    expect(ref.deref()).toBeUndefined()
+    // Exposed to the throwaway context only, never to the program's own global.
+    expect("gc" in globalThis).toBe(false)
   })
 })

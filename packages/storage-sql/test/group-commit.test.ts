@@ -119,4 +119,65 @@ describe("group commit", () => {
       expect(yield* Ref.get(committed)).toEqual([1, 2])
       yield* untilDepth(depth, 0)
     }))
+
+  it.scoped("enqueue answers by callback after the commit, in the same batches as submit", () =>
+    Effect.gen(function*() {
+      const commits = yield* Ref.make<ReadonlyArray<ReadonlyArray<number>>>([])
+      const depth = freshGauge()
+      const group = yield* makeGroupCommit({
+        commit: (rows: ReadonlyArray<number>) => Ref.update(commits, (all) => [...all, rows]),
+        depth
+      })
+      const answered: Array<[number, string | undefined]> = []
+      for (const row of [1, 2, 3]) group.enqueue(row, (failure) => answered.push([row, failure?.message]))
+      const viaSubmit = yield* Effect.fork(group.submit(4))
+      // Nothing is answered before its commit.
+      expect(answered).toEqual([])
+      yield* Fiber.join(viaSubmit)
+      expect(answered).toEqual([[1, undefined], [2, undefined], [3, undefined]])
+      expect(yield* Ref.get(commits)).toEqual([[1, 2, 3, 4]])
+      yield* untilDepth(depth, 0)
+    }))
+
+  it.scoped("a commit in callback form: no fiber per batch, its failure and a throw reach every waiter", () =>
+    Effect.gen(function*() {
+      const committed: Array<ReadonlyArray<string>> = []
+      let mode: "ok" | "fail" | "throw" = "ok"
+      const group = yield* makeGroupCommit<string>({
+        commit: {
+          withCallback: (rows, done) => {
+            if (mode === "throw") throw new Error("bug in the committer")
+            // Answers later, as a writer thread does.
+            setTimeout(() => {
+              if (mode === "fail") return done(new StorageUnavailable({ message: "disk on fire" }))
+              committed.push(rows)
+              done(undefined)
+            }, 1)
+          }
+        },
+        depth: freshGauge()
+      })
+      yield* group.submit("a")
+      expect(committed).toEqual([["a"]])
+      mode = "fail"
+      expect((yield* Effect.flip(group.submit("b"))).message).toBe("disk on fire")
+      mode = "throw"
+      const failures: Array<StorageUnavailable | undefined> = []
+      group.enqueue("c", (failure) => failures.push(failure))
+      expect((yield* Effect.flip(group.submit("d")))._tag).toBe("StorageUnavailable")
+      expect(failures.map((f) => f?._tag)).toEqual(["StorageUnavailable"])
+      mode = "ok"
+      yield* group.submit("e")
+      expect(committed).toEqual([["a"], ["e"]])
+    }))
+
+  it.effect("enqueue after the scope closed is refused at once", () =>
+    Effect.gen(function*() {
+      const scope = yield* Scope.make()
+      const group = yield* makeGroupCommit({ commit: () => Effect.void, depth: freshGauge() }).pipe(Scope.extend(scope))
+      yield* Scope.close(scope, Exit.void)
+      const failures: Array<string | undefined> = []
+      group.enqueue(1, (failure) => failures.push(failure?.message))
+      expect(failures).toEqual(["storage is shutting down"])
+    }))
 })

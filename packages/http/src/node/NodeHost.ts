@@ -12,7 +12,8 @@
  *
  * Both lanes share the rules: bearer authentication (`makeAuthenticate`), the JSON body rules
  * (`jsonHeadProblem`, `decodeJsonBytes`), the error table (`failureHead`), the quote
- * (`priceQuote`) and the request's metrics and log line (`requestAnswered`). Paths come from
+ * (`priceQuoteAudited`: core's quote, answered here once its audit record is durable) and the
+ * request's metrics and log line (`requestAnswered`). Paths come from
  * `RidequoteApi`, responses are encoded with the endpoints' own success schemas, so the
  * contract (OpenAPI, typed client) describes what this listener answers; the contract test
  * suite runs against both hosts.

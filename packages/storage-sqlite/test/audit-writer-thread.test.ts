@@ -5,6 +5,7 @@
 import { createRequire } from "node:module"
 import { Worker } from "node:worker_threads"
 import { AuditLog, StorageUnavailable } from "@ridequote/core"
+import type { AuditRecord } from "@ridequote/core"
 import { Effect, Exit, Fiber, Layer } from "effect"
 import { describe, expect, it } from "vitest"
 import type { SqliteStorageOptions } from "../src/index.js"
@@ -103,5 +104,30 @@ describe("audit writer thread", () => {
       expect((error as StorageUnavailable).message).toMatch(/storage failed during audit append: no such table: audit/)
     }
     expect(outcome.ids).toEqual([outcome.expected])
+  }, 30_000)
+
+  it("submit answers by callback once the row is on disk, and reports a failed commit", async () => {
+    const outcome = await withAudit("thread", (raw) =>
+      Effect.gen(function*() {
+        const audit = yield* AuditLog
+        const submit = audit.submit
+        if (submit === undefined) return yield* Effect.die("the SQLite audit log has no submit")
+        const submitted = (record: AuditRecord) =>
+          Effect.async<StorageUnavailable | undefined>((resume) => submit(record, (failure) => resume(Effect.succeed(failure))))
+        const stored = (id: string) =>
+          (raw.prepare("SELECT count(*) AS n FROM audit WHERE request_id = ?").get(id) as { n: number }).n
+        const account = makeAccount().id
+        const record = auditRecord(account, Date.UTC(2026, 10, 23))
+        const ok = yield* submitted(record)
+        const storedWhenAnswered = stored(record.requestId)
+        raw.exec("ALTER TABLE audit RENAME TO audit_away")
+        const failure = yield* submitted(auditRecord(account, Date.UTC(2026, 10, 23, 1)))
+        raw.exec("ALTER TABLE audit_away RENAME TO audit")
+        return { ok, storedWhenAnswered, failure }
+      }))
+    expect(outcome.ok).toBeUndefined()
+    expect(outcome.storedWhenAnswered).toBe(1)
+    expect(outcome.failure).toBeInstanceOf(StorageUnavailable)
+    expect(outcome.failure?.message).toMatch(/no such table: audit/)
   }, 30_000)
 })

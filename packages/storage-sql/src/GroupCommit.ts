@@ -102,10 +102,16 @@ export const makeGroupCommit = <Row>(
     const given = options.commit
     const commit = (rows: ReadonlyArray<Row>, done: CommitDone): void => {
       if (typeof given !== "function") {
+        let called = false
+        const once: CommitDone = (failure) => {
+          if (called) return
+          called = true
+          done(failure)
+        }
         try {
-          given.withCallback(rows, done)
+          given.withCallback(rows, once)
         } catch (error) {
-          done(defect(Cause.die(error)))
+          once(defect(Cause.die(error)))
         }
         return
       }
@@ -121,7 +127,15 @@ export const makeGroupCommit = <Row>(
       committing = true
       commit(batch.map((pending) => pending.row), (failure) => {
         committing = false
-        for (const pending of batch) pending.done(failure)
+        for (const pending of batch) {
+          // A waiter that throws (a bug in its caller) must not keep the others unanswered or
+          // stall the queue behind it.
+          try {
+            pending.done(failure)
+          } catch (error) {
+            runFork(Effect.logError("an audit waiter failed", Cause.die(error)))
+          }
+        }
         depth(-batch.length)
         schedule()
         if (idle()) {

@@ -180,4 +180,17 @@ describe("group commit", () => {
       group.enqueue(1, (failure) => failures.push(failure?.message))
       expect(failures).toEqual(["storage is shutting down"])
     }))
+
+  it.scoped("a waiter that throws leaves the other waiters answered and the queue moving", () =>
+    Effect.gen(function*() {
+      const group = yield* makeGroupCommit({ commit: () => Effect.void, depth: freshGauge() })
+      const answered: Array<number> = []
+      group.enqueue(1, () => {
+        throw new Error("bug in a waiter")
+      })
+      group.enqueue(2, () => answered.push(2))
+      yield* group.submit(3)
+      expect(answered).toEqual([2])
+      yield* group.submit(4)
+    }))
 })

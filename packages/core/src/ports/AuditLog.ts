@@ -15,7 +15,7 @@ export interface AuditLog {
    * `done` keeps the rule "no answer without its record" while its request fibers finish before
    * the commit: a fiber suspended across the commit keeps the whole request reachable through
    * V8's young-generation collections, which promotes it (docs/performance.md, change 23).
-   * Adapters without it are served through `append` (`submitAudit`).
+   * Adapters without it are served through `append`, in the caller's fiber (`submitAudit`).
    */
   readonly submit?: ((record: AuditRecord, done: AuditDone) => void) | undefined
   /** Newest first (receivedAt desc, requestId desc), keyset-paged, within [from, to). */
@@ -32,15 +32,17 @@ export const AuditLog = Context.GenericTag<AuditLog>("@ridequote/core/AuditLog")
 const appendDefect = new StorageUnavailable({ message: "storage failed while appending the audit" })
 
 /**
- * Submits `record` to `log` (its own `submit`, else `append` in a fiber of its own) and calls
- * `done` exactly once, when the record is durable or failed. A defect in the adapter reports as
- * StorageUnavailable, so that a waiting answer is never left hanging.
+ * Submits `record` to `log` and calls `done` exactly once, when the record is durable or failed.
+ * With the adapter's own `submit` the effect returns at once. Without it, `append` runs here, in
+ * the caller's fiber, so the record is already durable (or failed) when the effect returns: the
+ * fallback never forks. A defect in the adapter reports as StorageUnavailable, so that a waiting
+ * answer is never left hanging.
  */
 export const submitAudit = (log: AuditLog, record: AuditRecord, done: AuditDone): Effect.Effect<void> => {
   const submit = log.submit
   if (submit !== undefined) return Effect.sync(() => submit(record, done))
-  return Effect.asVoid(Effect.forkDaemon(Effect.matchCause(log.append(record), {
+  return Effect.matchCause(log.append(record), {
     onFailure: (cause) => done(Option.getOrElse(Cause.failureOption(cause), () => appendDefect)),
     onSuccess: () => done(undefined)
-  })))
+  })
 }

@@ -1,7 +1,7 @@
 /** Quotes: the orchestration of one quote request, audited whatever its outcome. */
 import { Clock, Context, DateTime, Effect, Either, Exit, Layer } from "effect"
 import type { Account } from "../Account.js"
-import type { Decision, QuotedDecision, RejectedDecision } from "../Audit.js"
+import type { AuditRecord, Decision, QuotedDecision, RejectedDecision } from "../Audit.js"
 import type {
   BehaviorNotFound,
   ErrorCode,
@@ -242,55 +242,59 @@ export const QuotesLive: Layer.Layer<Quotes, never, MarketData | RouteResolver |
         atTime({ account, request, context, now: DateTime.unsafeMake(nowMs) }, admitted.right))
     }
 
-    /** Submits the decision's audit record; the outcome is released once it is durable. */
-    const record = <A, E>(
+    const recordOf = (
       account: Account,
       context: QuoteContext,
       request: QuoteRequest | undefined,
-      decision: Decision,
-      outcome: Exit.Exit<A, E>
-    ): Effect.Effect<Audited<A, E>> => {
+      decision: Decision
+    ): AuditRecord => ({
+      accountId: account.id,
+      requestId: context.requestId,
+      receivedAt: context.receivedAt,
+      ...(request !== undefined ? { request } : {}),
+      decision
+    })
+
+    const submitted = <A, E>(record: AuditRecord, outcome: Exit.Exit<A, E>): Effect.Effect<Audited<A, E>> => {
       const durable = durability()
-      return Effect.as(
-        submitAudit(audit, {
-          accountId: account.id,
-          requestId: context.requestId,
-          receivedAt: context.receivedAt,
-          ...(request !== undefined ? { request } : {}),
-          decision
-        }, durable.done),
-        { outcome, whenDurable: durable.whenDurable }
-      )
+      return Effect.as(submitAudit(audit, record, durable.done), { outcome, whenDurable: durable.whenDurable })
     }
 
     /**
-     * An account whose default behavior the registry does not know is a deployment fault, not
-     * the caller's: it is audited as `result:internal` and surfaces as a defect (500).
+     * The decision and its record, whatever the outcome. An account whose default behavior the
+     * registry does not know is a deployment fault, not the caller's: it is audited as
+     * `result:internal` and surfaces as a defect (500).
      */
-    const misconfigured = (account: Account, request: QuoteRequest, context: QuoteContext, error: BehaviorNotFound) =>
-      record(account, context, request, {
-        outcome: "rejected",
-        code: "result:internal",
-        message: `account pricing is misconfigured: ${error.message}`
-      }, Exit.die(error))
-
-    const quoteAudited = (account: Account, request: QuoteRequest, context: QuoteContext) =>
+    const decideThen = <A, E>(
+      account: Account,
+      request: QuoteRequest,
+      context: QuoteContext,
+      /** How the lane releases the outcome with its record (in the fiber, or submitted). */
+      release: (record: AuditRecord, outcome: Exit.Exit<QuoteResponse, QuoteError>) => Effect.Effect<A, E>
+    ): Effect.Effect<A, E> =>
       Effect.matchEffect(decide(account, request, context), {
-        onFailure: (error): Effect.Effect<Audited<QuoteResponse, QuoteError>> =>
+        onFailure: (error) =>
           error._tag === "BehaviorNotFound"
-            ? misconfigured(account, request, context, error)
-            : record(account, context, request, rejected(error), Exit.fail(error)),
-        onSuccess: ({ decision, response }) => record(account, context, request, decision, Exit.succeed(response))
+            ? release(
+              recordOf(account, context, request, {
+                outcome: "rejected",
+                code: "result:internal",
+                message: `account pricing is misconfigured: ${error.message}`
+              }),
+              Exit.die(error)
+            )
+            : release(recordOf(account, context, request, rejected(error)), Exit.fail(error)),
+        onSuccess: ({ decision, response }) => release(recordOf(account, context, request, decision), Exit.succeed(response))
       })
 
-    const rejectAudited = <E extends Rejection>(account: Account, error: E, context: QuoteContext) =>
-      record(account, context, undefined, rejected(error), Exit.fail(error))
-
     return Quotes.of({
-      quote: (account, request, context) => Effect.flatMap(quoteAudited(account, request, context), awaitAudited),
-      reject: (account, error, context) => Effect.flatMap(rejectAudited(account, error, context), awaitAudited),
-      quoteAudited,
-      rejectAudited
+      quote: (account, request, context) =>
+        decideThen(account, request, context, (record, outcome) => Effect.zipRight(audit.append(record), outcome)),
+      reject: (account, error, context) =>
+        Effect.zipRight(audit.append(recordOf(account, context, undefined, rejected(error))), Effect.fail(error)),
+      quoteAudited: (account, request, context) => decideThen(account, request, context, submitted),
+      rejectAudited: (account, error, context) =>
+        submitted(recordOf(account, context, undefined, rejected(error)), Exit.fail(error))
     })
   })
 )

@@ -69,18 +69,19 @@ describe("Quotes.quoteAudited", () => {
     }).pipe(Effect.provide(engine({ auditLog: layer })))
   })
 
-  it.effect("quote (the in-fiber lane) fails with StorageUnavailable when the record could not be written", () => {
-    const { held, layer } = heldAuditLog()
-    return Effect.gen(function*() {
+  it.effect("with an audit log that cannot write: quote fails with StorageUnavailable, quoteAudited reports it", () =>
+    Effect.gen(function*() {
       yield* TestClock.setTime(NOW_MS)
       const quotes = yield* Quotes
-      const waiting = yield* Effect.fork(quotes.quote(account(), request, context()))
-      yield* Effect.yieldNow()
-      held[0]?.done(new StorageUnavailable({ message: "disk full" }))
-      const exit = yield* Effect.exit(waiting.await.pipe(Effect.flatten))
-      expect(exit).toEqual(Exit.fail(new StorageUnavailable({ message: "disk full" })))
-    }).pipe(Effect.provide(engine({ auditLog: layer })))
-  })
+      const audit = yield* InMemoryAudit
+      yield* audit.setAvailable(false)
+      const exit = yield* Effect.exit(quotes.quote(account(), request, context()))
+      expect(Exit.isFailure(exit) && exit.cause._tag === "Fail" && exit.cause.error._tag).toBe("StorageUnavailable")
+      // The in-memory log has no `submit`: its append ran in the fiber, so the failure is known.
+      const audited = yield* quotes.quoteAudited(account(), request, context())
+      expect(durability(audited.whenDurable).map((f) => f?._tag)).toEqual(["StorageUnavailable"])
+      expect(yield* Effect.exit(awaitAudited(audited))).toEqual(Exit.fail(new StorageUnavailable({ message: "in-memory audit log switched off" })))
+    }).pipe(Effect.provide(engine())))
 
   it.effect("awaitAudited gives the outcome once durable", () =>
     Effect.gen(function*() {
@@ -105,12 +106,12 @@ describe("submitAudit", () => {
     Effect.gen(function*() {
       const calls: Array<StorageUnavailable | undefined> = []
       yield* submitAudit(log, record(), (failure) => calls.push(failure))
-      // The fallback runs `append` in a fiber of its own: let it finish.
-      while (calls.length === 0) yield* Effect.yieldNow()
+      // Settled by the time the effect returns: with the adapter's `submit` this one answers at
+      // once, and the fallback runs `append` in this fiber.
       return calls
     })
 
-  it.effect("without an adapter `submit`, appends and reports durable", () =>
+  it.effect("without an adapter `submit`, appends in the caller's fiber and reports durable before returning", () =>
     Effect.gen(function*() {
       const { audit, log } = makeInMemoryAuditLog()
       expect(log.submit).toBeUndefined()

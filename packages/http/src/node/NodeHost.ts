@@ -410,7 +410,9 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
         if (Exit.isFailure(exit)) return answer(route, request, response, Exit.failCause(exit.cause), ids, abandoned)
         const { outcome, whenDurable } = exit.value
         whenDurable((failure) =>
-          answer(
+          // The client went away while the record was committed: as with an interrupted
+          // fiber, nobody is answered (the record stays: it was submitted).
+          response.destroyed ? undefined : answer(
             route,
             request,
             response,

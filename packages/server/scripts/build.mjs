@@ -19,7 +19,7 @@
  * The build goes to a fresh folder that then replaces dist/ in two renames, so a program
  * starting during a rebuild sees the old build or the new one, not half of each.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { dirname, join, relative, resolve, sep } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
@@ -138,6 +138,5 @@ export const isBuildStale = () => {
 }
 
 if (process.argv[1] !== undefined && pathToFileURL(resolve(process.argv[1])).href === import.meta.url) {
-  mkdirSync(dirname(DIST_DIR), { recursive: true })
   await build()
 }

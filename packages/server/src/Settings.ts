@@ -249,7 +249,10 @@ export const maxConnectionsOption = integerSetting({
 
 export const corsOriginOption = Options.text("cors-origin").pipe(
   Options.withDescription(
-    "An origin whose browser pages may call the API (CORS), e.g. https://app.example.com; repeat for more, * allows any. Default none: CORS off. Env RIDEQUOTE_CORS_ORIGINS (comma-separated)."
+    settingHelp(
+      "An origin whose browser pages may call the API (CORS), e.g. https://app.example.com; * allows any. Repeat for more; the variable takes them comma-separated.",
+      { env: "RIDEQUOTE_CORS_ORIGINS", default: "none (CORS off)" }
+    )
   ),
   Options.repeated
 )

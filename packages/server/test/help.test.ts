@@ -42,11 +42,13 @@ describe("help", () => {
       ["--refresh-interval", "RIDEQUOTE_REFRESH_INTERVAL", "5"],
       ["--rate-limit", "RIDEQUOTE_RATE_LIMIT", "200"],
       ["--request-timeout", "RIDEQUOTE_REQUEST_TIMEOUT", "30"],
-      ["--max-connections", "RIDEQUOTE_MAX_CONNECTIONS", "10000"]
+      ["--max-connections", "RIDEQUOTE_MAX_CONNECTIONS", "10000"],
+      ["--cors-origin", "RIDEQUOTE_CORS_ORIGINS", "none (CORS off)"]
     ]
     const entries = text.split(/\n(?=  --)/)
     for (const [flag, variable, value] of flags) {
-      const entry = entries.find((e) => e.startsWith(`  ${flag} `))
+      // Read as one line: where the renderer wraps is not the point here.
+      const entry = entries.find((e) => e.startsWith(`  ${flag} `))?.replace(/\s+/g, " ")
       expect(entry, flag).toBeDefined()
       expect(entry).toContain(`Environment: ${variable}.`)
       expect(entry).toContain(`Default: ${value}`)

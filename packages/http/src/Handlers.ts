@@ -72,6 +72,9 @@ export const CustomerHandlersLive = HttpApiBuilder.group(RidequoteApi, "customer
 
 // --- quotes -----------------------------------------------------------------------------
 
+/** Counts a quote that was answered (the `ridequote_quotes_total` metric). */
+export const quoteAnswered = (response: QuoteResponse): void => unsafeRecordQuote(response.mode)
+
 /**
  * A quote from a decoded (or refused) body: a refused body is audited as a rejection, a
  * decoded one priced (and audited) by core. The HttpApi handler's lane; the Node host uses
@@ -88,15 +91,15 @@ export const priceQuote = <E extends Rejection, R>(
     // Counted in the same step that passes the response on: a `tap` with an effect cost three.
     (request) =>
       Effect.map(quotes.quote(account, request, context), (response) => {
-        unsafeRecordQuote(response.mode)
+        quoteAnswered(response)
         return response
       })
   )
 
 /**
  * `priceQuote` for a body already read and decoded (or refused): the decision and its submitted
- * audit record, to be answered once the record is durable (core's `Audited`). `answered` counts
- * the quote; call it when the answer goes out.
+ * audit record, to be answered once the record is durable (core's `Audited`). `quoteAnswered`
+ * counts the quote; call it when the answer goes out.
  */
 export const priceQuoteAudited = <E extends Rejection>(
   quotes: Quotes,
@@ -105,9 +108,6 @@ export const priceQuoteAudited = <E extends Rejection>(
   context: QuoteContext
 ): Effect.Effect<Audited<QuoteResponse, E | QuoteError>> =>
   Either.isLeft(body) ? quotes.rejectAudited(account, body.left, context) : quotes.quoteAudited(account, body.right, context)
-
-/** Counts a quote that was answered (the `ridequote_quotes_total` metric). */
-export const quoteAnswered = (response: QuoteResponse): void => unsafeRecordQuote(response.mode)
 
 export const QuotesHandlersLive = HttpApiBuilder.group(RidequoteApi, "quotes", (handlers) =>
   Effect.gen(function*() {

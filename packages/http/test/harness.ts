@@ -70,6 +70,11 @@ export const GatedStorage: Layer.Layer<StoragePorts | StorageSwitch, never, Stor
       Context.add(AccessFeed, { start: (n) => gate(feed.start(n)), since: (c) => gate(feed.since(c)) }),
       Context.add(AuditLog, {
         append: (r) => gate(audit.append(r)),
+        // Kept when the storage has it (SQLite, PostgreSQL): the Node host then answers quotes
+        // from it, and that path is the one under test.
+        submit: audit.submit === undefined
+          ? undefined
+          : (r, done) => (available ? audit.submit!(r, done) : done(down)),
         page: (q) => gate(audit.page(q)),
         pageJson: (q) => gate(audit.pageJson(q))
       }),

@@ -53,12 +53,7 @@ export const tuneHeapForServing = (
  * `gc` is not exposed to the program by default: the flag exposes it to contexts created after
  * it, so it is taken from a new one. The collection is the isolate's whatever the context.
  */
-export const collectBeforeServing = (
-  /** The collection itself; a test passes a recorder. */
-  collect: () => void = fullCollection
-): void => collect()
-
-const fullCollection = (): void => {
+export const collectBeforeServing = (): void => {
   setFlagsFromString("--expose-gc")
   const gc = runInNewContext("gc") as () => void
   gc()

@@ -17,6 +17,7 @@
  * quote. One fiber per *batch* runs the commit.
  */
 import { StorageUnavailable } from "@ridequote/core"
+import type { AuditDone } from "@ridequote/core"
 import { Cause, Effect, Exit, Option, Runtime } from "effect"
 import type { Metric, Scope } from "effect"
 
@@ -28,11 +29,8 @@ export interface GroupCommit<Row> {
    * failed, without a fiber waiting: for callers that wait outside any fiber (the Node host's
    * quote). The same queue, batches and order as `submit`.
    */
-  readonly enqueue: (row: Row, done: CommitDone) => void
+  readonly enqueue: (row: Row, done: AuditDone) => void
 }
-
-/** Called once a commit is done: `undefined` when it committed, else why not. */
-export type CommitDone = (failure: StorageUnavailable | undefined) => void
 
 /**
  * A commit in callback form, for a committer that is itself callback-based (SQLite's writer
@@ -41,7 +39,7 @@ export type CommitDone = (failure: StorageUnavailable | undefined) => void
  * collections then promote all of it (docs/performance.md, change 23).
  */
 export interface CallbackCommit<Row> {
-  readonly withCallback: (rows: ReadonlyArray<Row>, done: CommitDone) => void
+  readonly withCallback: (rows: ReadonlyArray<Row>, done: AuditDone) => void
 }
 
 export interface GroupCommitOptions<Row> {
@@ -55,7 +53,7 @@ export interface GroupCommitOptions<Row> {
 
 interface Pending<Row> {
   readonly row: Row
-  readonly done: CommitDone
+  readonly done: AuditDone
 }
 
 const shuttingDown = new StorageUnavailable({ message: "storage is shutting down" })
@@ -100,10 +98,10 @@ export const makeGroupCommit = <Row>(
 
     /** Runs the commit in whichever form it was given; `done` is called once. */
     const given = options.commit
-    const commit = (rows: ReadonlyArray<Row>, done: CommitDone): void => {
+    const commit = (rows: ReadonlyArray<Row>, done: AuditDone): void => {
       if (typeof given !== "function") {
         let called = false
-        const once: CommitDone = (failure) => {
+        const once: AuditDone = (failure) => {
           if (called) return
           called = true
           done(failure)
@@ -154,7 +152,7 @@ export const makeGroupCommit = <Row>(
       })
     )
 
-    const enqueue = (row: Row, done: CommitDone): void => {
+    const enqueue = (row: Row, done: AuditDone): void => {
       if (closed) return done(shuttingDown)
       queue.push({ row, done })
       depth(1)

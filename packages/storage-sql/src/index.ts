@@ -14,7 +14,7 @@ export { SqlAccountStoreLive } from "./AccountStore.js"
 export { auditQueueDepth, pageStatement as auditPageStatement, SqlAuditLogLive } from "./AuditLog.js"
 export type { AuditCommit, AuditLogOptions, AuditRow } from "./AuditLog.js"
 export { makeGroupCommit } from "./GroupCommit.js"
-export type { CallbackCommit, CommitDone, GroupCommit, GroupCommitOptions } from "./GroupCommit.js"
+export type { CallbackCommit, GroupCommit, GroupCommitOptions } from "./GroupCommit.js"
 export { chunkRows, dialect, FEED_CHANNEL } from "./Dialect.js"
 export type { Dialect } from "./Dialect.js"
 export {

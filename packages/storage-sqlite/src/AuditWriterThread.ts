@@ -16,7 +16,8 @@
 import { createRequire } from "node:module"
 import { Worker } from "node:worker_threads"
 import { StorageUnavailable } from "@ridequote/core"
-import type { AuditRow, CallbackCommit, CommitDone } from "@ridequote/storage-sql"
+import type { AuditDone } from "@ridequote/core"
+import type { AuditRow, CallbackCommit } from "@ridequote/storage-sql"
 import { Cause, Effect, Exit, Option, Runtime, Scope } from "effect"
 import { BUSY_TIMEOUT_MS } from "./SqliteClient.js"
 
@@ -128,12 +129,14 @@ export const auditWriterThread = (
       thread = fresh
       return Scope.addFinalizer(scope, Effect.promise(() => fresh.close()))
     })
-    const commitOn = (t: WriterThread, rows: ReadonlyArray<AuditRow>, done: CommitDone) =>
+    const commitOn = (t: WriterThread, rows: ReadonlyArray<AuditRow>, done: AuditDone) =>
       t.commit(rows, (error) => done(error === undefined ? undefined : failed(error)))
     return {
       withCallback: (rows, done) => {
         if (thread.alive) return commitOn(thread, rows, done)
-        // The thread died (it should not): a new one is started, as rarely, in a fiber.
+        // The thread died (it should not): a new one is started, in a fiber, as rarely. The group
+        // commit posts one batch at a time, so two replacements cannot race; each replacement
+        // is closed with the scope too.
         runFork(restart).addObserver((exit) =>
           Exit.isSuccess(exit)
             ? commitOn(exit.value, rows, done)

@@ -4,7 +4,7 @@
  * `submitAudit` for adapters without a `submit` of their own.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Layer, TestClock } from "effect"
+import { Effect, Exit, Fiber, Layer, Option, TestClock } from "effect"
 import type { AuditRecord } from "../../src/Audit.js"
 import { InvalidRequest, StorageUnavailable } from "../../src/Errors.js"
 import { AuditLog, submitAudit } from "../../src/ports/AuditLog.js"
@@ -89,6 +89,8 @@ describe("Quotes.quoteAudited", () => {
       const audited = { outcome: Exit.succeed(42), whenDurable: (done: AuditDone) => (settle = done) }
       const waiting = yield* Effect.fork(awaitAudited(audited))
       yield* Effect.yieldNow()
+      // Still waiting: the outcome is not given before the record is durable.
+      expect(Option.isNone(yield* Fiber.poll(waiting))).toBe(true)
       settle(undefined)
       expect(yield* waiting.await).toEqual(Exit.succeed(42))
     }))

@@ -340,7 +340,7 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
       const ids = { requestId, responseId, startMs }
       const context: QuoteContext = { requestId, receivedAt: DateTime.unsafeMake(startMs) }
       const serve = route.serve
-      if (serve._tag === "Effect") return run(route, request, response, serve.run(request, context), ids, false)
+      if (serve._tag === "Effect") return run(route, request, response, serve.run(request, context), ids)
       // The body's head is checked first (415, a declared 413): such a body is not read at all.
       const problem = jsonHeadProblem(
         header(request, "content-type"),
@@ -383,15 +383,14 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
       })
     }
 
-    /** Runs a route's effect in one fiber and answers from its exit. */
+    /** Runs a route's effect (a route without a body) in one fiber and answers from its exit. */
     const run = (
       route: HotRoute,
       request: IncomingMessage,
       response: ServerResponse,
       effect: Effect.Effect<Answer, unknown>,
-      ids: Ids,
-      abandoned: boolean
-    ): void => fork(response, effect, (exit) => answer(route, request, response, exit, ids, abandoned))
+      ids: Ids
+    ): void => fork(response, effect, (exit) => answer(route, request, response, exit, ids, false))
 
     /**
      * Runs the quote's fiber, which ends once the audit record is submitted, then answers when

@@ -5,6 +5,9 @@
  * them. Layers are named `<Service>Live`; in-memory adapters and fast-check arbitraries are in
  * `@ridequote/core/testing`.
  */
+// First: refuse an unsupported effect before any module of ours runs on it.
+export * from "./EffectVersion.js"
+
 export * from "./Account.js"
 export * from "./Audit.js"
 export * from "./Errors.js"

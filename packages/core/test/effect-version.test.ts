@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest"
+import { isSupportedEffectVersion, SUPPORTED_EFFECT_RANGE, UnsupportedEffectVersion } from "../src/EffectVersion.js"
+
+describe("the supported effect range", () => {
+  it("accepts every 3.x release from 3.22.2 on", () => {
+    for (const version of ["3.22.2", "3.22.3", "3.22.4", "3.23.0", "3.40.1", "3.22.10"]) {
+      expect(isSupportedEffectVersion(version), version).toBe(true)
+    }
+  })
+
+  it("refuses Effect 4, older 3.x releases and what is not a version", () => {
+    for (const version of ["4.1.0", "4.0.0-beta.3", "3.22.1", "3.21.9", "2.4.19", "", "latest"]) {
+      expect(isSupportedEffectVersion(version), version).toBe(false)
+    }
+  })
+
+  it("the installed effect is supported, or core would not have loaded", async () => {
+    const { default: effectPackage } = await import("effect/package.json", { with: { type: "json" } })
+    expect(isSupportedEffectVersion(effectPackage.version)).toBe(true)
+  })
+
+  it("refuses in one line that names both versions and the fix", () => {
+    const error = new UnsupportedEffectVersion("4.1.0")
+    expect(error.stack).not.toContain("\n")
+    expect(error.message).toContain("4.1.0")
+    expect(error.message).toContain(SUPPORTED_EFFECT_RANGE)
+    expect(error.message).toContain("npm install effect@^3.22.2")
+  })
+})

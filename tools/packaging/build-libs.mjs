@@ -1,0 +1,44 @@
+/**
+ * Builds every library package to what it ships: `tsc -b packages/tsconfig.build.json`
+ * (ESM JavaScript, .d.ts, declaration maps and source maps in each package's dist/, in
+ * dependency order, incremental), then copies the files tsc does not emit (a worker thread's
+ * CommonJS entry) next to the compiled modules that load them by URL.
+ *
+ *   node tools/packaging/build-libs.mjs        (pnpm build:libs; each library's prepack)
+ *
+ * Inside the workspace nothing needs this: packages resolve to their TypeScript sources. A
+ * packed tarball takes `publishConfig.exports`, which points at dist/.
+ */
+import { spawnSync } from "node:child_process"
+import { copyFileSync, mkdirSync, readdirSync } from "node:fs"
+import { createRequire } from "node:module"
+import { dirname, join, relative, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
+export const LIBRARIES = ["core", "routes", "markets", "http", "storage-sql", "storage-sqlite", "storage-postgres"]
+
+const tsc = createRequire(join(ROOT, "package.json")).resolve("typescript/bin/tsc")
+const built = spawnSync(process.execPath, [tsc, "-b", join(ROOT, "packages", "tsconfig.build.json")], {
+  stdio: "inherit"
+})
+if (built.status !== 0) process.exit(built.status ?? 1)
+
+/** Every `.cjs`/`.json` file under a folder, as paths relative to it. */
+const assets = (dir, base = dir) =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return assets(path, base)
+    return /\.(cjs|json)$/.test(entry.name) ? [relative(base, path)] : []
+  })
+
+for (const library of LIBRARIES) {
+  const src = join(ROOT, "packages", library, "src")
+  // storage-sql and storage-postgres compile src/ and testing/ under dist/src and dist/testing.
+  const out = join(ROOT, "packages", library, "dist", ...(["storage-sql", "storage-postgres"].includes(library) ? ["src"] : []))
+  for (const asset of assets(src)) {
+    mkdirSync(dirname(join(out, asset)), { recursive: true })
+    copyFileSync(join(src, asset), join(out, asset))
+  }
+}
+console.log(`build-libs: ${LIBRARIES.length} libraries built to packages/*/dist`)

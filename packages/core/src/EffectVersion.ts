@@ -30,16 +30,19 @@ export const isSupportedEffectVersion = (version: string): boolean => {
 
 /** The error raised when the installed `effect` is outside the supported range. */
 export class UnsupportedEffectVersion extends Error {
-  override readonly name = "UnsupportedEffectVersion"
-  constructor(readonly found: string) {
+  /** The `effect` version that is installed. */
+  declare readonly found: string
+  constructor(found: string) {
     super(
       `ridequote needs effect ${SUPPORTED_EFFECT_RANGE} (3.x from 3.22.2), but effect ${found} is installed: ` +
         `install a 3.x release, e.g. npm install effect@^3.22.2`
     )
-    // One line when uncaught: where this module threw says nothing the message does not.
+    // Not enumerable, and a stack that is the message alone: uncaught, it prints as one line.
+    Object.defineProperty(this, "found", { value: found, enumerable: false })
     this.stack = `${this.name}: ${this.message}`
   }
 }
+Object.defineProperty(UnsupportedEffectVersion.prototype, "name", { value: "UnsupportedEffectVersion" })
 
 const installed: string = effectPackage.version
 if (!isSupportedEffectVersion(installed)) throw new UnsupportedEffectVersion(installed)

@@ -27,3 +27,13 @@ describe("the supported effect range", () => {
     expect(error.message).toContain("npm install effect@^3.22.2")
   })
 })
+
+describe("UnsupportedEffectVersion", () => {
+  it("keeps the version found, under its own name", () => {
+    const error = new UnsupportedEffectVersion("4.1.0")
+    expect(error.found).toBe("4.1.0")
+    expect(error.name).toBe("UnsupportedEffectVersion")
+    expect(error).toBeInstanceOf(Error)
+    expect(Object.keys(error)).toEqual([])
+  })
+})

@@ -103,7 +103,8 @@ interface ParsedJwt {
   readonly header: Record<string, unknown>
   readonly payload: Record<string, unknown>
   readonly signingInput: string
-  readonly signature: Buffer
+  // Uint8Array in the type (a Buffer at run time): the published .d.ts must not need Node's types.
+  readonly signature: Uint8Array
 }
 
 /** A well-formed token whose header we accept; its signature is not checked yet. */

@@ -1,0 +1,49 @@
+// Every entry point of every library, used enough that the compiler reads their types.
+import * as Core from "@ridequote/core"
+import * as CoreTesting from "@ridequote/core/testing"
+import * as Routes from "@ridequote/routes"
+import * as Markets from "@ridequote/markets"
+import * as MarketsFitting from "@ridequote/markets/fitting"
+import * as MarketsCli from "@ridequote/markets/cli"
+import * as Http from "@ridequote/http"
+import * as HttpConfig from "@ridequote/http/config"
+import * as HttpNode from "@ridequote/http/node"
+import * as StorageSql from "@ridequote/storage-sql"
+import * as StorageSqlTesting from "@ridequote/storage-sql/testing"
+import * as StorageSqlite from "@ridequote/storage-sqlite"
+import * as StoragePostgres from "@ridequote/storage-postgres"
+import * as StoragePostgresTesting from "@ridequote/storage-postgres/testing"
+import { Effect, Layer } from "effect"
+
+const request: Core.QuoteRequest = {
+  pickup: { latitude: 40.758, longitude: -73.9855 },
+  destination: { latitude: 40.6413, longitude: -73.7781 }
+}
+
+// A whole engine on the SQLite storage, the offline routes and the sample market: the layer's
+// types must line up across packages (one Effect, one set of service tags).
+const engine = Core.makeEngineLive().pipe(
+  Layer.provideMerge(Layer.mergeAll(Core.SampleMarketLive, Routes.OfflineRouteResolverLive, Core.RandomnessLive)),
+  Layer.provideMerge(StorageSqlite.SqliteStorageLive({ filename: ":memory:" }))
+)
+
+export const program = Effect.gen(function*() {
+  const accounts = yield* Core.Accounts
+  const created = yield* accounts.create({ name: "Typed" })
+  return created.account.id
+}).pipe(Effect.provide(engine))
+
+export const used = [
+  request,
+  CoreTesting.makeInMemoryEngineLive,
+  Markets.MarketsLive,
+  MarketsFitting,
+  MarketsCli,
+  Http.HttpHostLive,
+  HttpConfig,
+  HttpNode.NodeHostLive,
+  StorageSql,
+  StorageSqlTesting,
+  StoragePostgres,
+  StoragePostgresTesting
+]

@@ -27,6 +27,10 @@ const HeadRow = Schema.Struct({ head: DbInt })
 const decodeHead = Schema.decodeUnknown(Schema.Array(HeadRow))
 const decodeRevoked = Schema.decodeUnknown(Schema.Array(Schema.Struct({ jti: Jti, expires_at_ms: DbInt })))
 
+/**
+ * The feed reader on the current `SqlClient`, unwrapped so an adapter can extend it before
+ * providing it (PostgreSQL adds `wakeups`); `SqlAccessFeedLive` provides it as is.
+ */
 export const makeAccessFeed = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
@@ -60,6 +64,10 @@ export const makeAccessFeed = Effect.gen(function*() {
   return AccessFeed.of({ start, since })
 })
 
+/**
+ * `AccessFeed` read from `access_changes`, without wake-ups: the access snapshot polls it. Needs
+ * a `SqlClient` on a migrated database.
+ */
 export const SqlAccessFeedLive: Layer.Layer<AccessFeed, never, SqlClient.SqlClient> = Layer.effect(
   AccessFeed,
   makeAccessFeed

@@ -172,6 +172,10 @@ export const makeAccountStore = Effect.gen(function*() {
   return AccountStore.of({ insert, findById, findByApiKey, findApiKey, list, update, replaceCredentials })
 })
 
+/**
+ * `AccountStore` on the `accounts` table of a migrated database (needs a `SqlClient`). Every
+ * change appends an `AccountChanged` row to the access feed in the same transaction.
+ */
 export const SqlAccountStoreLive: Layer.Layer<AccountStore, never, SqlClient.SqlClient> = Layer.effect(
   AccountStore,
   makeAccountStore

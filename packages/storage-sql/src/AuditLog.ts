@@ -106,6 +106,7 @@ export type AuditCommit =
   | ((rows: ReadonlyArray<AuditRow>) => Effect.Effect<void, StorageUnavailable>)
   | CallbackCommit<AuditRow>
 
+/** Settings of `SqlAuditLogLive`; the defaults suit any dialect. */
 export interface AuditLogOptions {
   /** Upper bound on the rows of one group-commit transaction. */
   readonly maxBatch?: number | undefined
@@ -160,6 +161,11 @@ export const makeAuditLog = (
     return AuditLog.of({ append, submit, page, pageJson })
   })
 
+/**
+ * `AuditLog` on the `audit` table (needs a `SqlClient`). Appends are group-committed and
+ * answered once durable; closing the layer commits everything queued first. Fails with
+ * `StorageUnavailable` only when `options.commit` cannot be built (e.g. SQLite's writer thread).
+ */
 export const SqlAuditLogLive = (
   options: AuditLogOptions = {}
 ): Layer.Layer<AuditLog, StorageUnavailable, SqlClient.SqlClient> =>

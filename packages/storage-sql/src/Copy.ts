@@ -26,6 +26,7 @@ export const COPIED_TABLES = [
 
 const PAGE = 1_000
 
+/** Rows copied per table, as `copyDatabase` reports them to the operator. */
 export type CopyReport = Readonly<Record<(typeof COPIED_TABLES)[number]["table"], number>>
 
 const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))

@@ -7,6 +7,10 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 
+/**
+ * The SQL that differs per database: column types, the bind-parameter limit, and the locks and
+ * notifications that keep migrations and the access feed correct under concurrent processes.
+ */
 export interface Dialect {
   readonly name: string
   /** Column definition of a 64-bit, never-reused, increasing primary key (the feed's `seq`). */
@@ -47,6 +51,10 @@ export const FEED_CHANNEL = "ridequote_access_changes"
 /** The table @effect/sql's Migrator keeps its history in. */
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 
+/**
+ * The `Dialect` of the current `SqlClient`: SQLite, PostgreSQL, or a conservative standard-SQL
+ * fallback for any other client (no locks, 999 bind parameters).
+ */
 export const dialect: Effect.Effect<Dialect, never, SqlClient.SqlClient> = Effect.map(
   SqlClient.SqlClient,
   (sql): Dialect =>

@@ -21,6 +21,7 @@ import type { AuditDone } from "@ridequote/core"
 import { Cause, Effect, Exit, Option, Runtime } from "effect"
 import type { Metric, Scope } from "effect"
 
+/** A running group commit (`makeGroupCommit`): two ways to submit a row and learn when it is durable. */
 export interface GroupCommit<Row> {
   /** Succeeds once the transaction holding `row` has committed. */
   readonly submit: (row: Row) => Effect.Effect<void, StorageUnavailable>
@@ -42,6 +43,7 @@ export interface CallbackCommit<Row> {
   readonly withCallback: (rows: ReadonlyArray<Row>, done: AuditDone) => void
 }
 
+/** What `makeGroupCommit` needs: how to commit a batch, and the gauge that shows its queue. */
 export interface GroupCommitOptions<Row> {
   /** Commits every row in one transaction, or none. */
   readonly commit: ((rows: ReadonlyArray<Row>) => Effect.Effect<void, StorageUnavailable>) | CallbackCommit<Row>

@@ -16,12 +16,18 @@ import { Clock, Duration, Effect, Layer, Schema } from "effect"
 import { DbInt } from "./Columns.js"
 import { orUnavailable } from "./Unavailable.js"
 
+/** Age after which a feed row is deleted: the maximum token lifetime, beyond which no reader can still need it. */
 export const FEED_RETENTION_MS = MAX_TOKEN_TTL_SECONDS * 1000
+/**
+ * How long an expired token's row is kept: a week, so revoking a token that just expired still
+ * finds it ("0 revoked") instead of answering 404.
+ */
 export const EXPIRED_TOKEN_RETENTION_MS = Duration.toMillis(Duration.days(7))
 export const PRUNE_INTERVAL = Duration.hours(1)
 /** Audit rows per delete statement: a few milliseconds of work, one short lock each. */
 export const AUDIT_DELETE_BATCH = 1_000
 
+/** What storage may delete besides expired rows; the operator's choice (RIDEQUOTE_AUDIT_RETENTION_DAYS). */
 export interface RetentionOptions {
   /** Delete audit entries received more than this many days ago; absent keeps them all. */
   readonly auditRetentionDays?: number | undefined

@@ -12,10 +12,16 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto"
 import { Either, Redacted } from "effect"
 
+/** Length of a key-encryption key: 32 bytes, an AES-256 key. */
 export const KEK_BYTES = 32
 const IV_BYTES = 12
 const PREFIX = "aes256gcm"
 
+/**
+ * The key-encryption keys that seal signing keys at rest (RIDEQUOTE_KEY_ENCRYPTION_KEY and
+ * …_PREVIOUS). They come from the environment, never the database, so a copy of the database
+ * alone cannot mint tokens.
+ */
 export interface KeyEncryption {
   /** Seals every key written from now on (and, at load and rotation, every key not yet under it). */
   readonly current: Redacted.Redacted<Uint8Array>
@@ -23,10 +29,16 @@ export interface KeyEncryption {
   readonly previous: ReadonlyArray<Redacted.Redacted<Uint8Array>>
 }
 
+/**
+ * A short public name for a KEK (11 base64url characters of a domain-separated SHA-256), written
+ * into every sealed key so a missing or wrong KEK is named in the error, not reported as a
+ * failed decryption. Reveals nothing usable about the KEK.
+ */
 export const kekId = (kek: Redacted.Redacted<Uint8Array>): string =>
   createHash("sha256").update("ridequote key-encryption key id\0").update(Redacted.value(kek)).digest("base64url")
     .slice(0, 11)
 
+/** Whether a stored signing-key secret is sealed under a KEK (`aes256gcm:` form) rather than plain base64url. */
 export const isSealed = (stored: string): boolean => stored.startsWith(`${PREFIX}:`)
 
 /** The stored form of `secret` (raw key bytes) for the key `kid`. */

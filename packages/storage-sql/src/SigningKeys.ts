@@ -190,6 +190,13 @@ Effect.gen(function*() {
   })
 })
 
+/**
+ * `SigningKeys` for token signing and verification (needs a `SqlClient`). With `jwtSecret`: one
+ * fixed key, the secret's bytes, the table unused. Otherwise the `signing_keys` ring shared by
+ * every process, held in memory and reloaded every minute; with `encryption`, keys are sealed at
+ * rest. Fails with `StorageUnavailable` when `jwtSecret` is shorter than 32 bytes, the ring
+ * cannot be loaded, or a stored key does not open under the given KEKs.
+ */
 export const SqlSigningKeysLive = (
   jwtSecret?: Redacted.Redacted<string> | undefined,
   encryption?: KeyEncryption | undefined

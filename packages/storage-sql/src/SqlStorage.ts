@@ -16,6 +16,11 @@ import { SqlTokenStoreLive } from "./TokenStore.js"
 
 export type { StoragePorts }
 
+/**
+ * Settings of `SqlStorageLive`, all optional: without any, signing keys live unsealed in the
+ * `signing_keys` table and audit entries are kept for ever. Dialect adapters fill in
+ * `auditCommit` and `accessFeed`; the others come from the operator's environment.
+ */
 export interface SqlStorageOptions {
   /** RIDEQUOTE_JWT_SECRET (≥ 32 bytes): one fixed signing key instead of the `signing_keys` table. */
   readonly jwtSecret?: Redacted.Redacted<string> | undefined

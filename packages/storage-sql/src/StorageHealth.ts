@@ -7,6 +7,7 @@ import { orUnavailable } from "./Unavailable.js"
 export const makeStorageHealth = Effect.map(SqlClient.SqlClient, (sql) =>
   StorageHealth.of({ ping: sql`SELECT 1`.pipe(Effect.asVoid, orUnavailable("health check")) }))
 
+/** `StorageHealth` on a `SqlClient`: the readiness probe's `SELECT 1`. */
 export const SqlStorageHealthLive: Layer.Layer<StorageHealth, never, SqlClient.SqlClient> = Layer.effect(
   StorageHealth,
   makeStorageHealth

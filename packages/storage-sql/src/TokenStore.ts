@@ -97,6 +97,11 @@ export const makeTokenStore = Effect.gen(function*() {
   return TokenStore.of({ record, revoke, revokeAll })
 })
 
+/**
+ * `TokenStore` on the `tokens` table of a migrated database (needs a `SqlClient`). Revocations
+ * append `TokenRevoked` rows to the access feed in the same transaction, which is how other
+ * instances learn of them.
+ */
 export const SqlTokenStoreLive: Layer.Layer<TokenStore, never, SqlClient.SqlClient> = Layer.effect(
   TokenStore,
   makeTokenStore

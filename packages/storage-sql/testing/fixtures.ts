@@ -13,6 +13,7 @@ import type { SqlStorageOptions, StoragePorts } from "../src/index.js"
 /** Where one test database lives (a file path, a schema name): opaque to the contract. */
 export type DatabaseRef = string & { readonly _DatabaseRef: unique symbol }
 
+/** Settings a contract test may pass to `StorageUnderTest.storage`; the dialect supplies its own access feed. */
 export type StorageSettings = Omit<SqlStorageOptions, "accessFeed">
 
 /** A dialect under the contract. Every database it opens is empty until first opened (then migrated). */
@@ -45,17 +46,22 @@ const bytes = (n: number): Uint8Array => {
 }
 const uuid = (): string => uuidV4FromBytes(bytes(16))
 
+/** A fresh, valid account id (never repeats within a run). */
 export const newAccountId = (): AccountId => AccountIdSchema.make(uuid())
+/** A fresh, valid token id (never repeats within a run). */
 export const newJti = (): Jti => JtiSchema.make(uuid())
+/** A fresh, valid request id, e.g. for an audit entry (never repeats within a run). */
 export const newRequestId = (): RequestId => RequestIdSchema.make(uuid())
 
 const base64url = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64url")
 
+/** A fresh API key and secret hash in their stored forms (not derived from a real secret). */
 export const newCredentials = (): StoredCredentials => ({
   apiKey: ApiKeySchema.make(`rqk_${base64url(bytes(18))}`) satisfies ApiKey,
   secretHash: Buffer.from(bytes(32)).toString("hex") as SecretHash
 })
 
+/** An Active account with a fresh id, created at a fixed date; `overrides` are encoded fields. */
 export const makeAccount = (overrides: Partial<Schema.Schema.Encoded<typeof Account>> = {}): Account =>
   Schema.decodeUnknownSync(Account)({
     id: newAccountId(),
@@ -67,12 +73,14 @@ export const makeAccount = (overrides: Partial<Schema.Schema.Encoded<typeof Acco
     ...overrides
   })
 
+/** A rejected decision (blocked account), for audit entries without a request. */
 export const rejected: Decision = Schema.decodeUnknownSync(DecisionSchema)({
   outcome: "rejected",
   code: "result:account-blocked",
   message: "account is Blocked"
 })
 
+/** A full quoted decision (one vehicle class, three recommendations, market percentiles). */
 export const quoted: Decision = Schema.decodeUnknownSync(DecisionSchema)({
   outcome: "quoted",
   mode: "Realtime",
@@ -95,6 +103,10 @@ export const sampleRequest: QuoteRequest = Schema.decodeUnknownSync(QuoteRequest
   scheduledAt: "2026-11-22T12:00:00.000Z"
 })
 
+/**
+ * An audit record of `accountId` received at `receivedAtMs`, with a fresh request id; a quoted
+ * `decision` also carries `sampleRequest`.
+ */
 export const auditRecord = (accountId: AccountId, receivedAtMs: number, decision: Decision = rejected): AuditRecord => ({
   accountId,
   requestId: newRequestId(),
@@ -113,6 +125,7 @@ export const at = <A>(xs: ReadonlyArray<A>, i: number): A => {
 
 /** The contract suites' clock: a fixed moment, and a day in milliseconds. */
 export const NOW = Date.UTC(2026, 10, 22, 10, 0, 0)
+/** A day in milliseconds. */
 export const DAY = 86_400_000
 
 /** A fresh Active account stored through the port under test; its id. */

@@ -13,6 +13,10 @@ import { tokenStoreContract } from "./TokenStoreContract.js"
 
 export * from "./fixtures.js"
 
+/**
+ * Registers the whole storage contract (accounts, tokens, access feed, audit, signing keys) as
+ * vitest suites against `h`; call it at the top level of a dialect's test file.
+ */
 export const storageContract = (h: StorageUnderTest): void => {
   accountStoreContract(h)
   tokenStoreContract(h)

@@ -18,12 +18,19 @@ import { migrate } from "@ridequote/storage-sql"
 import { Cause, Duration, Effect, Layer, Redacted, Runtime } from "effect"
 import * as Pg from "pg"
 
+/** Pooled query connections per process when `poolSize` is not set (the server sets it from RIDEQUOTE_DB_POOL_SIZE). */
 export const DEFAULT_POOL_SIZE = 10
+/** PostgreSQL cancels a statement running longer than this; the request then fails as `StorageUnavailable` (503). */
 export const DEFAULT_STATEMENT_TIMEOUT = Duration.seconds(5)
+/** How long to wait for a connection, from the pool or a new one, before failing. */
 export const DEFAULT_CONNECT_TIMEOUT = Duration.seconds(5)
 export const DEFAULT_IDLE_TIMEOUT = Duration.seconds(30)
 const APPLICATION_NAME = "ridequote"
 
+/**
+ * Where and how to connect: the URL plus the pool and timeout bounds above (each defaults to its
+ * `DEFAULT_*`). Used by the pool, the change-feed listener and `migratePostgres` alike.
+ */
 export interface PostgresConnection {
   /** `postgres://user:password@host:port/database?…` (a password in it stays redacted). */
   readonly url: Redacted.Redacted<string>

@@ -13,6 +13,10 @@ import { makeFeedWakeups } from "./FeedListener.js"
 import type { PostgresConnection } from "./PostgresClient.js"
 import { PostgresClientLive } from "./PostgresClient.js"
 
+/**
+ * What `PostgresStorageLive` needs: the connection, and the SQL layer's storage settings except
+ * the access feed, which is always the LISTEN/NOTIFY one here.
+ */
 export interface PostgresStorageOptions extends Omit<SqlStorageOptions, "accessFeed">, PostgresConnection {}
 
 /** The SQL feed reader, with wake-ups from a listener on its own connection. */

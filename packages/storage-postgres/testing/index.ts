@@ -7,6 +7,7 @@
  */
 import * as Pg from "pg"
 
+/** Admin URL of the test server; tests create their own uniquely named databases or schemas under it. */
 export const POSTGRES_URL = process.env["RIDEQUOTE_TEST_POSTGRES_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
 
 /** Runs one statement on a short-lived connection outside any pool. */

@@ -6,6 +6,11 @@ import { Layer } from "effect"
 import { auditWriterThread } from "./AuditWriterThread.js"
 import { isFile, SqliteClientLive } from "./SqliteClient.js"
 
+/**
+ * What `SqliteStorageLive` needs: the file, and the same storage settings as the SQL layer
+ * except the access feed (SQLite has no wake-ups; instances poll) and the audit commit target,
+ * which `auditWriter` chooses instead.
+ */
 export interface SqliteStorageOptions extends Omit<SqlStorageOptions, "accessFeed" | "auditCommit"> {
   /** Path of the database file; its directory is created when missing. */
   readonly filename: string

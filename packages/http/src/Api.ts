@@ -84,6 +84,10 @@ export const CredentialHeaders = Schema.Struct({
   }))
 })
 
+/**
+ * POST /v1/auth/token: API key and secret (headers only) for a bearer token. Exported for hosts
+ * that assemble groups of their own from the contract's endpoints.
+ */
 export const issueToken = HttpApiEndpoint.post("issueToken", "/v1/auth/token")
   .setHeaders(CredentialHeaders)
   .addSuccess(IssuedToken)
@@ -97,6 +101,10 @@ export const issueToken = HttpApiEndpoint.post("issueToken", "/v1/auth/token")
       "x-api-secret) is refused with 400 before the credentials are looked at."
   ))
 
+/**
+ * POST /v1/auth/revoke (bearer): revokes one token of the caller's account by `jti`, or all of
+ * them; the body is read only after authentication, under the body limit.
+ */
 export const revokeToken = HttpApiEndpoint.post("revokeToken", "/v1/auth/revoke")
   .setPayload(RevokeRequest)
   .addSuccess(RevokeResult)
@@ -111,12 +119,14 @@ export const revokeToken = HttpApiEndpoint.post("revokeToken", "/v1/auth/revoke"
       "counts; an already revoked jti counts 0). A jti of another account is 404."
   ))
 
+/** The token endpoints (`issueToken`, `revokeToken`); implemented by `AuthHandlersLive`. */
 export class AuthGroup extends HttpApiGroup.make("auth")
   .add(issueToken)
   .add(revokeToken)
   .annotate(OpenApi.Description, "Tokens: issue and revoke")
 {}
 
+/** GET /v1/customer/me (bearer): the caller's account; implemented by `CustomerHandlersLive`. */
 export class CustomerGroup extends HttpApiGroup.make("customer")
   .add(
     HttpApiEndpoint.get("me", "/v1/customer/me")
@@ -127,6 +137,10 @@ export class CustomerGroup extends HttpApiGroup.make("customer")
   .annotate(OpenApi.Description, "The calling customer")
 {}
 
+/**
+ * POST /v1/quote (bearer): prices a ride and records it in the audit, rejections included;
+ * implemented by `QuotesHandlersLive`.
+ */
 export class QuotesGroup extends HttpApiGroup.make("quotes")
   .add(
     HttpApiEndpoint.post("quote", "/v1/quote")
@@ -200,6 +214,10 @@ const auditQueryProblems = (p: typeof AuditQueryFields.Type): ReadonlyArray<Sche
 export const AuditQueryParams = AuditQueryFields.pipe(Schema.filter(auditQueryProblems))
 export type AuditQueryParams = typeof AuditQueryParams.Type
 
+/**
+ * GET /v1/audit/recent (bearer): the caller's audit, newest first, keyset-paged with a `Link`
+ * header; implemented by `AuditHandlersLive`.
+ */
 export class AuditGroup extends HttpApiGroup.make("audit")
   .add(
     HttpApiEndpoint.get("recent", "/v1/audit/recent")
@@ -216,11 +234,16 @@ export class AuditGroup extends HttpApiGroup.make("audit")
   .annotate(OpenApi.Description, "The audit of quote requests")
 {}
 
+/** Body of the liveness and readiness probes when they pass: `{"status": "ok"}`. */
 export const HealthStatus = Schema.Struct({ status: Schema.Literal("ok") }).annotations({ identifier: "HealthStatus" })
 
 /** Prometheus text exposition format 0.0.4. */
 export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
+/**
+ * Unauthenticated endpoints for the platform: liveness, readiness (storage reachable) and
+ * Prometheus metrics; implemented by `OperationsHandlersLive`.
+ */
 export class OperationsGroup extends HttpApiGroup.make("operations")
   .add(
     HttpApiEndpoint.get("live", "/health/live")
@@ -241,6 +264,11 @@ export class OperationsGroup extends HttpApiGroup.make("operations")
   .annotate(OpenApi.Description, "Operational endpoints (no authentication)")
 {}
 
+/**
+ * The whole HTTP contract: every group, the 500 body any endpoint may answer, and the 404/405
+ * bodies of the edge. Implement it with `RidequoteApiLive` (or `HttpHostLive`); derive a typed
+ * client with `HttpApiClient.make(RidequoteApi)` or the OpenAPI document with `OpenApi.fromApi`.
+ */
 export class RidequoteApi extends HttpApi.make("ridequote")
   .add(AuthGroup)
   .add(CustomerGroup)

@@ -32,6 +32,10 @@ export const makeAuthenticate = (tokens: Tokens, limiter: AccountRateLimiter) =>
 
 type VerifyFailure = Effect.Effect.Error<ReturnType<Tokens["verify"]>>
 
+/**
+ * The `BearerAuth` middleware: needs core's `Tokens` and an `AccountRateLimiter`
+ * (`AccountRateLimiterLive`); fails with the 401, 429 or 503 rows only.
+ */
 export const BearerAuthLive: Layer.Layer<BearerAuth, never, Tokens | AccountRateLimiter> = Layer.effect(
   BearerAuth,
   Effect.gen(function*() {

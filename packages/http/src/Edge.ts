@@ -194,6 +194,13 @@ const withCorsHeaders = (
   return out
 }
 
+/**
+ * The middleware around every request of `RidequoteApi`: assigns the request id (or keeps the
+ * caller's well-formed `X-Request-Id`) and returns it as a header, renders every failure through
+ * the error table (unexpected ones as a logged 500), answers 404/405 and CORS preflights,
+ * records metrics and writes the request's log line. Needs `Randomness` and
+ * `RidequoteHttpConfig` (for the CORS origins).
+ */
 export const EdgeLive = HttpApiBuilder.middleware(
   RidequoteApi,
   Effect.gen(function*() {

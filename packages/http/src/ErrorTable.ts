@@ -39,6 +39,7 @@ export const STATUS_OF_CODE: { readonly [C in ErrorCode]: number } = {
 
 /** Every error class the HTTP service can answer with: core's and the edge's. */
 export const RenderableErrors = [...CoreErrors, ...HttpErrors] as const
+/** The class of any error the HTTP service can answer with (an element of `RenderableErrors`). */
 export type RenderableErrorClass = (typeof RenderableErrors)[number]
 /** Every error the HTTP service can answer with. */
 export type RenderableError = InstanceType<RenderableErrorClass>
@@ -116,6 +117,7 @@ export const errorWire = <E extends RenderableError>(errorClass: ErrorClass<E>):
   })
 }
 
+/** How the service answers one error class: status, body schema and encoder (see `errorTable`). */
 export interface ErrorRow {
   /** The status of the error's code. */
   readonly status: number
@@ -150,6 +152,10 @@ const rowOf = (tag: RenderableError["_tag"]): ErrorRow => {
 
 const renderableTags: ReadonlySet<string> = new Set(errorTable.keys())
 
+/**
+ * Whether a failure is one of `RenderableErrors` (it has a row in the error table), so a host
+ * renders it with its status and body; anything else is answered as a 500 `InternalError`.
+ */
 export const isRenderableError = (u: unknown): u is RenderableError =>
   typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string" && renderableTags.has(u._tag) &&
   u instanceof Error

@@ -41,6 +41,10 @@ export const secretInQuery = (url: string): boolean => {
   return false
 }
 
+/**
+ * The auth group's handlers: issue refuses a secret in the query string (400) before it looks at
+ * the credentials; revoke acts only on the caller's account. Needs `Tokens` and `RidequoteHttpConfig`.
+ */
 export const AuthHandlersLive = HttpApiBuilder.group(RidequoteApi, "auth", (handlers) =>
   Effect.gen(function*() {
     const tokens = yield* Tokens
@@ -67,6 +71,7 @@ export const AuthHandlersLive = HttpApiBuilder.group(RidequoteApi, "auth", (hand
 
 // --- customer ---------------------------------------------------------------------------
 
+/** The customer group's handler: the verified caller's account, as `BearerAuth` provided it. */
 export const CustomerHandlersLive = HttpApiBuilder.group(RidequoteApi, "customer", (handlers) =>
   handlers.handle("me", () => Effect.map(CurrentCaller, (caller) => caller.account)))
 
@@ -109,6 +114,10 @@ export const priceQuoteAudited = <E extends Rejection>(
 ): Effect.Effect<Audited<QuoteResponse, E | QuoteError>> =>
   Either.isLeft(body) ? quotes.rejectAudited(account, body.left, context) : quotes.quoteAudited(account, body.right, context)
 
+/**
+ * The quote handler: reads and decodes the body after authentication, so an undecodable body is
+ * still audited as a rejection. Needs `Quotes`, `Randomness` (the request id) and `RidequoteHttpConfig`.
+ */
 export const QuotesHandlersLive = HttpApiBuilder.group(RidequoteApi, "quotes", (handlers) =>
   Effect.gen(function*() {
     const quotes = yield* Quotes
@@ -148,6 +157,10 @@ const setLink = (url: string) =>
     Effect.succeed(HttpServerResponse.setHeader(response, "link", `<${url}>; rel="next"`))
   )
 
+/**
+ * The audit page handler: the caller's entries written out as stored (no re-encoding), with a
+ * `Link: rel="next"` header when more follow. Needs `AuditLog`.
+ */
 export const AuditHandlersLive = HttpApiBuilder.group(RidequoteApi, "audit", (handlers) =>
   Effect.gen(function*() {
     const auditLog = yield* AuditLog
@@ -175,6 +188,7 @@ export const AuditHandlersLive = HttpApiBuilder.group(RidequoteApi, "audit", (ha
 
 // --- operations -------------------------------------------------------------------------
 
+/** The probes and metrics: readiness pings `StorageHealth` (503 when it fails); needs `StorageHealth`. */
 export const OperationsHandlersLive = HttpApiBuilder.group(RidequoteApi, "operations", (handlers) =>
   Effect.gen(function*() {
     const storage = yield* StorageHealth

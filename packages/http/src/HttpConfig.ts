@@ -5,6 +5,7 @@
  */
 import { Config, Context, Either, Layer } from "effect"
 
+/** A token bucket per account: its refill rate and size. */
 export interface RateLimit {
   /** Sustained requests per second per account; 0 turns rate limiting off. */
   readonly requestsPerSecond: number
@@ -12,6 +13,7 @@ export interface RateLimit {
   readonly burst: number
 }
 
+/** Every setting of the HTTP adapter; `defaultHttpOptions` holds the defaults. */
 export interface RidequoteHttpOptions {
   readonly rateLimit: RateLimit
   /** Largest accepted request body, in bytes (64 KiB by default; docs/api.md, "Rate limits and sizes"). */
@@ -24,16 +26,24 @@ export interface RidequoteHttpOptions {
   readonly corsOrigins: ReadonlyArray<string>
 }
 
+/** The default per-account limit: 200 requests/s sustained, bursts of 400 (docs/api.md, "Rate limits and sizes"). */
 export const DEFAULT_RATE_LIMIT: RateLimit = { requestsPerSecond: 200, burst: 400 }
+/** No rate limit (`RIDEQUOTE_RATE_LIMIT=0`), e.g. behind a gateway that limits already. */
 export const RATE_LIMIT_OFF: RateLimit = { requestsPerSecond: 0, burst: 0 }
+/** 64 KiB, far above any valid body (a quote request is a few hundred bytes); a larger one is 413, never parsed. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024
 
+/** The defaults: 200 requests/s per account, 64 KiB bodies, CORS off. */
 export const defaultHttpOptions: RidequoteHttpOptions = {
   rateLimit: DEFAULT_RATE_LIMIT,
   maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
   corsOrigins: []
 }
 
+/**
+ * The HTTP adapter's settings as a service, read by the handlers, the edge and the rate limiter;
+ * `RidequoteHttpConfig.layer(options)` provides `defaultHttpOptions` overridden by `options`.
+ */
 export class RidequoteHttpConfig extends Context.Tag("@ridequote/http/RidequoteHttpConfig")<
   RidequoteHttpConfig,
   RidequoteHttpOptions

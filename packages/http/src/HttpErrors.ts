@@ -20,11 +20,13 @@ export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("Me
   allow: Schema.Array(Schema.String).annotations({ description: "Same methods as the Allow header" })
 }) {}
 
+/** 413: the request body is larger than `maxBodyBytes`, by its Content-Length or as it is read. */
 export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", {
   code: resultCode("result:payload-too-large"),
   message: Schema.String
 }) {}
 
+/** 415: a request body that is not sent as `Content-Type: application/json`. */
 export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", {
   code: resultCode("result:unsupported-media-type"),
   message: Schema.String

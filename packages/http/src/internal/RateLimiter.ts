@@ -8,6 +8,10 @@ import { RateLimited } from "../HttpErrors.js"
 import { RidequoteHttpConfig } from "../HttpConfig.js"
 import type { RateLimit } from "../HttpConfig.js"
 
+/**
+ * The per-account request rate limit, applied after authentication: one token bucket per
+ * account, in this process's memory (each instance limits on its own).
+ */
 export interface AccountRateLimiter {
   /** Takes one request from the account's bucket, or fails with how long until one is back. */
   readonly take: (accountId: AccountId) => Effect.Effect<void, RateLimited>
@@ -70,6 +74,7 @@ export const makeAccountRateLimiter = (limit: RateLimit): AccountRateLimiter => 
   }
 }
 
+/** `AccountRateLimiter` with the buckets of `RidequoteHttpConfig`'s `rateLimit`. */
 export const AccountRateLimiterLive: Layer.Layer<AccountRateLimiter, never, RidequoteHttpConfig> = Layer.effect(
   AccountRateLimiter,
   Effect.map(RidequoteHttpConfig, (config) => makeAccountRateLimiter(config.rateLimit))

@@ -8,6 +8,10 @@
 import { Cause, FiberId, FiberRef, FiberRefs, HashMap, List, LogLevel } from "effect"
 import type { Runtime } from "effect"
 
+/**
+ * The five fields of a request's log line, the same on both lanes; never headers, secrets,
+ * tokens or bodies.
+ */
 export interface RequestLogFields {
   readonly requestId: string
   readonly method: string

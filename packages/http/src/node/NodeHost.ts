@@ -54,6 +54,7 @@ import type { PayloadTooLarge, UnsupportedMediaType } from "../HttpErrors.js"
 import { AccountRateLimiter, AccountRateLimiterLive } from "../internal/RateLimiter.js"
 import { endpointPath } from "../internal/EndpointPaths.js"
 
+/** Options of `NodeHostLive` beyond the HTTP settings (`RidequoteHttpOptions`). */
 export interface NodeHostOptions {
   /**
    * Writes the hot routes' request lines directly in the host's own format (see

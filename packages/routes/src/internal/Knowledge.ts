@@ -49,6 +49,10 @@ export const OdCells = Schema.Struct({
 })
 export type OdCells = typeof OdCells.Type
 
+/**
+ * Everything a market learned of its roads: area speed factors (offline resolver) and
+ * origin–destination cells (empirical resolver); `learnRouteKnowledge` makes it.
+ */
 export const RouteKnowledge = Schema.Struct({
   areaSpeed: AreaSpeed,
   odCells: OdCells
@@ -60,6 +64,7 @@ export interface KnowsRoutes {
   readonly routeKnowledge: RouteKnowledge
 }
 
+/** A market's route knowledge, or undefined when it carries none (then resolvers use the route profile alone). */
 export const knowledgeOf = (market: Market): RouteKnowledge | undefined =>
   "routeKnowledge" in market ? (market as Market & KnowsRoutes).routeKnowledge : undefined
 

@@ -44,6 +44,11 @@ const MIN_PAIR_TRIPS = 8
 
 const movingHours = (s: RouteSample) => Math.max(0.1, s.durationMinutes - PICKUP_DROPOFF_MINUTES) / 60
 
+/**
+ * A market's route profile from its trips: the detour factor (road km ÷ great-circle km) and
+ * the moving speed by local hour, thin hours shrunk toward the overall speed. Trips under
+ * `MIN_RESOLVABLE_KM` are ignored.
+ */
 export const learnRouteProfile = (samples: ReadonlyArray<RouteSample>): RouteProfile => {
   let km = 0, gc = 0
   const hourKm = new Array<number>(24).fill(0)
@@ -81,6 +86,10 @@ const medianOf = (xs: Array<number>): number => {
   return n % 2 === 1 ? (s[(n - 1) / 2] ?? 0) : ((s[n / 2 - 1] ?? 0) + (s[n / 2] ?? 0)) / 2
 }
 
+/**
+ * Speed factors per ~2 km cell (by a trip's midpoint) relative to `profile`'s hourly speed;
+ * cells with fewer than 30 trips are left out (factor 1), others shrunk toward 1.
+ */
 export const learnAreaSpeed = (samples: ReadonlyArray<RouteSample>, profile: RouteProfile): AreaSpeed => {
   const lat = medianOf(samples.map((s) => s.pickup.latitude))
   const grid = gridAt(Number.isFinite(lat) ? lat : 0, 2)
@@ -106,6 +115,10 @@ export const learnAreaSpeed = (samples: ReadonlyArray<RouteSample>, profile: Rou
   return { ...grid, factors }
 }
 
+/**
+ * The empirical table on a ~1 km grid: for each origin–destination cell pair with at least 8
+ * trips, the median road km and the median ratio of real moving time to `profile`'s estimate.
+ */
 export const learnOdCells = (samples: ReadonlyArray<RouteSample>, profile: RouteProfile): OdCells => {
   const lat = medianOf(samples.map((s) => s.pickup.latitude))
   const grid = gridAt(Number.isFinite(lat) ? lat : 0, 1)
@@ -129,6 +142,7 @@ export const learnOdCells = (samples: ReadonlyArray<RouteSample>, profile: Route
   return { ...grid, minTrips: MIN_PAIR_TRIPS, pairs: out }
 }
 
+/** Area speeds and origin–destination cells from the same trips, against `profile` (learned from them by default). */
 export const learnRouteKnowledge = (
   samples: ReadonlyArray<RouteSample>,
   profile: RouteProfile = learnRouteProfile(samples)

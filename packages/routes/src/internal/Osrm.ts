@@ -16,6 +16,7 @@ import type { ResolvedRoute, RouteQuery } from "@ridequote/core"
 import { PICKUP_DROPOFF_MINUTES } from "./Estimator.js"
 import { offlineResolver } from "./Resolvers.js"
 
+/** Where the OSRM-compatible server is, and how long and how much to rely on it. */
 export interface OsrmOptions {
   /** Base URL of the server, e.g. `http://127.0.0.1:5000` (the path is appended). */
   readonly baseUrl: string
@@ -27,7 +28,9 @@ export interface OsrmOptions {
   readonly fallback?: RouteResolver
 }
 
+/** One second: the most a quote waits for the router before the fallback answers. */
 export const DEFAULT_OSRM_TIMEOUT = Duration.seconds(1)
+/** Routes cached per process when `cacheSize` is not set. */
 export const DEFAULT_OSRM_CACHE_SIZE = 10_000
 
 const key = (q: RouteQuery): string =>
@@ -47,6 +50,10 @@ export const parseOsrmRoute = (body: unknown): ResolvedRoute | undefined => {
   }
 }
 
+/**
+ * A `RouteResolver` that asks the server, caches its answers (LRU) and falls back on any
+ * failure, timeout or route-less answer, so it never fails on the server's account.
+ */
 export const makeOsrmResolver = (options: OsrmOptions): RouteResolver => {
   const base = options.baseUrl.replace(/\/+$/, "")
   const timeout = options.timeout ?? DEFAULT_OSRM_TIMEOUT
@@ -93,5 +100,6 @@ export const makeOsrmResolver = (options: OsrmOptions): RouteResolver => {
   }
 }
 
+/** `makeOsrmResolver` as a layer; requires nothing. */
 export const OsrmRouteResolverLive = (options: OsrmOptions): Layer.Layer<RouteResolver> =>
   Layer.sync(RouteResolver, () => makeOsrmResolver(options))

@@ -17,6 +17,11 @@ import { localClock, localMidnight, localMonthClock } from "./LocalClock.js"
 import type { BaseFare, MarketModel, Regime } from "./ModelFile.js"
 import { interpolateQuantile } from "./Quantiles.js"
 
+/**
+ * Where a trip's distance and duration came from: sent by the caller (`supplied`) or inferred by
+ * a route resolver (`resolved`). Each has its own fitted fare and spread; the resolved spread is
+ * wider, since an inferred route carries the error of not knowing the real one.
+ */
 export type RouteKind = "supplied" | "resolved"
 
 /** The metered base fare for a route and local time. */
@@ -79,12 +84,21 @@ export const regimeFinder = (model: MarketModel): ((epochMillis: number | undefi
   }
 }
 
+/**
+ * A core `Market` priced by a fitted model, carrying the model itself (for evaluation and tools)
+ * and the route knowledge the resolvers of `@ridequote/routes` read.
+ */
 export interface CalibratedMarket extends Market, KnowsRoutes {
   readonly model: MarketModel
   /** The regime in force at an instant (epoch ms; undefined = the newest). */
   readonly regimeAt: (epochMillis: number | undefined) => Regime
 }
 
+/**
+ * The `Market` of a decoded model: local time in the model's time zone, and offers priced on the
+ * regime in force at the trip's moment and the season of its local month. Pure; the regime
+ * start instants are computed once here, not per quote.
+ */
 export const calibratedMarket = (model: MarketModel): CalibratedMarket => {
   const clock = localClock(model.timeZone)
   const monthAt = localMonthClock(model.timeZone)

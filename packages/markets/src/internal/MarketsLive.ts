@@ -17,6 +17,7 @@ import type { CalibratedMarket } from "./CalibratedMarket.js"
 import { invalid, parseModel } from "./ModelFile.js"
 import type { MarketModelInvalid } from "./ModelFile.js"
 
+/** Which markets `MarketsLive` serves; `marketsSelection` builds it from the command-line options. */
 export interface MarketsOptions {
   /** Folder whose *.json files are market models; absent = no calibrated market. */
   readonly dir?: string | undefined

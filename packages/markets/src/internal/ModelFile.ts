@@ -16,7 +16,9 @@ import { Currency, MarketId, ServiceLevel } from "@ridequote/core"
 import { Either, ParseResult, Schema } from "effect"
 import { RouteKnowledge } from "@ridequote/routes"
 
+/** The `format` field every model file carries: a JSON file of another program is refused by name. */
 export const MODEL_FORMAT = "ridequote-market" as const
+/** The layout version this code reads and writes; files of another version are refused (refit them). */
 export const MODEL_VERSION = 3 as const
 
 const Finite = Schema.Number.pipe(Schema.finite())
@@ -50,6 +52,7 @@ export const Polygon = Schema.Struct({
     .pipe(Schema.minItems(3))
 })
 
+/** Where a market serves pickups: a bounding box or a polygon. Where areas overlap the smaller one wins. */
 export const Area = Schema.Union(BoundingBox, Polygon).annotations({ identifier: "MarketArea" })
 export type Area = typeof Area.Type
 
@@ -234,6 +237,11 @@ const shapeProblem = (m: typeof ModelFields.Type): string | undefined => {
   return undefined
 }
 
+/**
+ * A whole market model file, decoded: identity, area, time zone, route profile and knowledge,
+ * buckets, providers and the dated tariff regimes. Decoding also checks the invariants across
+ * fields (regimes in date order, every bucket and quantile row present, quantiles not crossing).
+ */
 export const MarketModel = ModelFields.pipe(
   Schema.filter((m) => shapeProblem(m) ?? true)
 ).annotations({ identifier: "MarketModel" })

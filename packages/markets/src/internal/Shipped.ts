@@ -12,11 +12,16 @@
 import { fileURLToPath } from "node:url"
 import type { MarketsOptions } from "./MarketsLive.js"
 
+/** The folder of models shipped in this package (`models/`), resolved from the installed module's location. */
 export const SHIPPED_MARKETS_DIR: string = fileURLToPath(new URL("../../models", import.meta.url))
 
 /** `--markets` value that means "the sample market only". */
 export const NO_MARKETS = "none"
 
+/**
+ * The markets of a command from `--markets` (absent, `none` or a folder) and `--sample-fallback`,
+ * by the rule in this module's comment.
+ */
 export const marketsSelection = (
   markets: string | undefined,
   sampleFallback: "on" | "off" | undefined

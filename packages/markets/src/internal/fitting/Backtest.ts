@@ -30,6 +30,10 @@ import {
 import type { Account, AccountId, MarketData, QuoteResponse, RequestId, RouteResolver } from "@ridequote/core"
 import { OfflineRouteResolverLive } from "@ridequote/routes"
 
+/**
+ * One line of a backtest's input: a quote request at a past moment `at`, with an optional `id`
+ * echoed on its output line. Distance and duration follow the API's route rule (both or neither).
+ */
 export const BacktestRequest = Schema.Struct({
   id: Schema.optional(Schema.Union(Schema.String, Schema.Number)),
   pickup: Coordinates,
@@ -41,6 +45,7 @@ export const BacktestRequest = Schema.Struct({
 })
 export type BacktestRequest = typeof BacktestRequest.Type
 
+/** Lines read (blank ones skipped), and how many were answered with a quote or with an error. */
 export interface BacktestSummary {
   readonly lines: number
   readonly quoted: number
@@ -154,6 +159,7 @@ export const makeBacktestQuotesLive = (routes: Layer.Layer<RouteResolver>): Laye
 /** The backtest pipeline with the offline route resolver (what the resolved spreads are calibrated on). */
 export const BacktestQuotesLive: Layer.Layer<Quotes, never, MarketData> = makeBacktestQuotesLive(OfflineRouteResolverLive)
 
+/** Optional progress reporting of `runBacktest`, e.g. lines on stderr. */
 export interface BacktestProgress {
   /** Report every this many lines (checked once per input chunk). */
   readonly progressEvery: number

@@ -53,6 +53,7 @@ const minProviderRows = Options.integer("min-provider-rows").pipe(
   Options.withDefault(300)
 )
 
+/** `market fit`: reads trip records and writes a model file, with a summary on stdout. Needs a `FileSystem`. */
 export const fitCommand = Command.make(
   "fit",
   {
@@ -79,6 +80,10 @@ export const fitCommand = Command.make(
   (o) => Effect.flatMap(handlers, (h) => h.runFit(o))
 ).pipe(Command.withDescription("Fit a market model (tariff regimes, rates, spread) from trip records"))
 
+/**
+ * `market evaluate`: forward splits, the random held-out split and route accuracy of a model
+ * against its records, optionally with the reliability plot. Needs a `FileSystem`.
+ */
 export const evaluateCommand = Command.make(
   "evaluate",
   {
@@ -109,11 +114,16 @@ export const evaluateCommand = Command.make(
   )
 )
 
+/** `market`, the parent of `fit` and `evaluate`, for mounting in a program's command tree. */
 export const marketCommand = Command.make("market").pipe(
   Command.withDescription("Fit and evaluate calibrated markets from trip records"),
   Command.withSubcommands([fitCommand, evaluateCommand])
 )
 
+/**
+ * `backtest`: quotes every line of a JSON-lines file as if requested at its moment, on the
+ * selected markets, writing one quote or error per line. Nothing is audited. Needs a `FileSystem`.
+ */
 export const backtestCommand = Command.make(
   "backtest",
   {

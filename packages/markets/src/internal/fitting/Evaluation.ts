@@ -25,6 +25,7 @@ import type { ObservedTrip } from "./sources/ObservedTrip.js"
 import { isHeldOut } from "./sources/TripRecords.js"
 import type { TripTable } from "./sources/TripRecords.js"
 
+/** The percentiles an evaluation scores, by name, at the levels the API quotes them. */
 export const EVALUATION_LEVELS = [
   ["p5", PERCENTILE_LEVELS.p5],
   ["p25", PERCENTILE_LEVELS.p25],
@@ -33,6 +34,7 @@ export const EVALUATION_LEVELS = [
   ["p95", PERCENTILE_LEVELS.p95]
 ] as const
 
+/** The scores of one route source (supplied or inferred): coverage per percentile and pinball loss against the baseline. */
 export interface RouteEvaluation {
   readonly route: RouteKind
   readonly rows: number
@@ -45,6 +47,7 @@ export interface RouteEvaluation {
   readonly improvement: number
 }
 
+/** How a model priced trips it was not fitted on, for one split (random held-out or forward). */
 export interface Evaluation {
   readonly market: string
   /** "random" (the fit's held-out rows) or "forward" (trips after a cut date). */
@@ -154,6 +157,10 @@ export const evaluate = (model: MarketModel, table: TripTable): Evaluation => {
  */
 export { addMonths }
 
+/**
+ * Scores `model` (fitted on the trips before `cut`) on the trips from `cut` to `end`
+ * (exclusive, local dates); `table` is the whole record, training window included.
+ */
 export const forwardSplit = (
   model: MarketModel,
   table: TripTable,

@@ -52,6 +52,7 @@ import type { TripTable } from "./sources/TripRecords.js"
 import { greatCircleKm } from "@ridequote/core"
 import { learnRouteKnowledge, learnRouteProfile, MIN_RESOLVABLE_KM } from "@ridequote/routes"
 
+/** What `fitMarket` needs besides the trips: the market's identity, the split, and the fitting's knobs. */
 export interface FitOptions {
   readonly id: string
   readonly name: string
@@ -80,6 +81,10 @@ export interface FitOptions {
 
 export const DEFAULT_RECENT = { months: 6, minRows: 1500 } as const
 
+/**
+ * A fifth of the rows held out for `market evaluate`, chosen by hash with this salt: the same
+ * records always split the same way, and a new salt gives a new split.
+ */
 export const DEFAULT_HOLDOUT = { fraction: 0.2, salt: "ridequote-holdout-v1" } as const
 
 /** Shrinkage strengths (pseudo-rows) of each level toward its parent. */
@@ -89,6 +94,10 @@ export const MARKET_RADIUS_KM = 100
 export { MIN_RESOLVABLE_KM }
 const AREA_MARGIN_KM = 2
 
+/**
+ * The records cannot make a model: no usable trips, fewer than 50 training rows after the
+ * filters, too few trips with distinct endpoints to learn routes, or a singular fare regression.
+ */
 export class FitFailed extends Schema.TaggedError<FitFailed>()("FitFailed", { message: Schema.String }) {}
 
 /** A provider id from a source's name: lower-case words joined by dashes. */

@@ -15,6 +15,7 @@ import { fitMarket, marketRows } from "./Fit.js"
 import { DEFAULT_REGIME_OPTIONS, detectRegimes } from "./Regimes.js"
 import type { TripTable } from "./sources/TripRecords.js"
 
+/** One cut of a forward evaluation: the scored window, the model fitted before it, and its scores. */
 export interface ForwardSplitResult {
   readonly cut: string
   readonly end: string
@@ -24,6 +25,10 @@ export interface ForwardSplitResult {
   readonly evaluation: Evaluation
 }
 
+/**
+ * For each cut date, fits a model on the trips before it and scores the trips of the next
+ * `horizonMonths` (shorter where a new tariff regime begins). Left when any fit fails.
+ */
 export const forwardEvaluation = (
   table: TripTable,
   options: FitOptions,

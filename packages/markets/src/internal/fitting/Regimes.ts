@@ -19,6 +19,7 @@
 import { accumulate, normalEquations, solve } from "./LinearModel.js"
 import type { ObservedTrip } from "./sources/ObservedTrip.js"
 
+/** A tariff regime found in the records: when it began and what showed it. */
 export interface DetectedRegime {
   /** Local date the regime took effect. */
   readonly effectiveFrom: string
@@ -26,6 +27,10 @@ export interface DetectedRegime {
   readonly detectedBy: ReadonlyArray<string>
 }
 
+/**
+ * Thresholds of regime detection (module comment): trips needed on each side of a start, and the
+ * smallest rate change (`minRateShift`, relative) and its significance (`minT` standard errors).
+ */
 export interface RegimeOptions {
   readonly minRegimeRows: number
   readonly minRateShift: number
@@ -34,6 +39,7 @@ export interface RegimeOptions {
   readonly minMonths: number
 }
 
+/** The thresholds `fitMarket` and `forwardEvaluation` use when `FitOptions.regimes` is absent. */
 export const DEFAULT_REGIME_OPTIONS: RegimeOptions = { minRegimeRows: 150, minRateShift: 0.04, minT: 6, minMonths: 3 }
 
 const monthOf = (t: ObservedTrip) => t.localDate.slice(0, 7)

@@ -13,6 +13,7 @@ import { inferRoute } from "./RouteInference.js"
 import type { ObservedTrip } from "./sources/ObservedTrip.js"
 import type { TripTable } from "./sources/TripRecords.js"
 
+/** One resolver's median absolute errors against the records' real distances and durations. */
 export interface ResolverAccuracy {
   readonly resolver: string
   readonly rows: number
@@ -23,6 +24,7 @@ export interface ResolverAccuracy {
   readonly durationMedianAbsErrorShare: number
 }
 
+/** Every resolver's accuracy on one market's scored window. */
 export interface RouteAccuracy {
   readonly market: string
   readonly scoredOn: { readonly from: string; readonly to: string }
@@ -41,6 +43,7 @@ const median = (xs: Array<number>): number => {
   return n === 0 ? Number.NaN : n % 2 === 1 ? (s[(n - 1) / 2] ?? 0) : ((s[n / 2 - 1] ?? 0) + (s[n / 2] ?? 0)) / 2
 }
 
+/** Scores `resolver` on `trips`; trips it cannot resolve are left out (see `rows`). */
 export const measureResolver = (resolver: CandidateResolver, trips: ReadonlyArray<ObservedTrip>): ResolverAccuracy => {
   const dKm: Array<number> = [], dKmShare: Array<number> = [], dMin: Array<number> = [], dMinShare: Array<number> = []
   for (const t of trips) {
@@ -89,6 +92,10 @@ export const empiricalCandidate = (model: MarketModel): CandidateResolver => ({
   }
 })
 
+/**
+ * Accuracy of the model's resolvers (hour-only and area-speed offline, empirical, plus `extra`)
+ * on the market's trips from `from` to `to` (exclusive local dates).
+ */
 export const routeAccuracy = (
   model: MarketModel,
   table: TripTable,
@@ -146,6 +153,7 @@ export const measureOsrm = (
 const amount = (x: number, digits: number, unit: string) => (Number.isFinite(x) ? `${x.toFixed(digits)} ${unit}` : "n/a")
 const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)} %` : "n/a")
 
+/** The results as a Markdown table, one row per market and resolver. */
 export const renderRouteAccuracy = (results: ReadonlyArray<RouteAccuracy>): string => {
   const head = "| market | scored on | resolver | trips | distance MdAE | (share) | duration MdAE | (share) |"
   const rule = "|---|---|---|---:|---:|---:|---:|---:|"

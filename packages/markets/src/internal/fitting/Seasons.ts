@@ -72,6 +72,7 @@ export const monthLevel = (month: string, regime: number, logRatios: ReadonlyArr
   return { month, regime, level, se: Math.max(se, 1e-6), trips: n }
 }
 
+/** The fitted month-of-year effects and the two variances that decided how far they were shrunk. */
 export interface SeasonalIndex {
   /** s by calendar month 0..11 (log scale); undefined where no training month says anything. */
   readonly effects: ReadonlyArray<number | undefined>

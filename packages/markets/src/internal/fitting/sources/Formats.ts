@@ -1,3 +1,4 @@
 /** The trip-record layouts `market fit` reads (a module of its own: the command line needs only the names). */
 export const SOURCE_FORMATS = ["nyc-tlc", "chicago"] as const
+/** A trip-record layout `market fit --format` accepts. */
 export type SourceFormat = (typeof SOURCE_FORMATS)[number]

@@ -21,6 +21,7 @@ export const NYC_VENDORS: Readonly<Record<string, string>> = { "1": "creative-mo
 /** TLC taxi zone → centroid, from nyc-taxi-zones-with-centroids.csv (LocationID, ..., centroid_lon, centroid_lat). */
 export type ZoneCentroids = ReadonlyMap<number, Coordinates>
 
+/** Zone centroids from the TLC's centroid CSV text; rows without a numeric id and coordinates are skipped. */
 export const parseZoneCentroids = (text: string): ZoneCentroids => {
   const lines = text.split("\n").filter((l) => l.trim() !== "")
   const idx = headerIndex(parseCsvLine(lines[0] ?? ""))

@@ -4,6 +4,7 @@
  */
 import type { Coordinates } from "@ridequote/core"
 
+/** A trip record in the one shape fitting and evaluation read, whatever its source format. */
 export interface ObservedTrip {
   /** Hash of the raw record; decides the train/held-out split. */
   readonly key: number

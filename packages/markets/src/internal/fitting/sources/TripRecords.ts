@@ -13,12 +13,14 @@ import type { SourceFormat } from "./Formats.js"
 export { SOURCE_FORMATS } from "./Formats.js"
 export type { SourceFormat } from "./Formats.js"
 
+/** The trips read from a set of files, with how many rows were read and why the others were left out. */
 export interface TripTable {
   readonly trips: ReadonlyArray<ObservedTrip>
   readonly rowsRead: number
   readonly rejected: Readonly<Record<string, number>>
 }
 
+/** A trip-record file's path (for messages) and its text, already read and decompressed. */
 export interface TripFile {
   readonly path: string
   readonly text: string
@@ -48,6 +50,10 @@ export const rowKey = (salt: string, line: string): number => fnv1a(`${salt}\u00
 /** Whether a row belongs to the held-out part for a given fraction. */
 export const isHeldOut = (key: number, fraction: number): boolean => key % 10_000 < Math.round(fraction * 10_000)
 
+/**
+ * Every file's rows as observed trips; `salt` keys each row for the held-out split, `zones` is
+ * needed for zone-level NYC files. Left when a file lacks the format's columns or needs zones.
+ */
 export const readTrips = (
   format: SourceFormat,
   files: ReadonlyArray<TripFile>,

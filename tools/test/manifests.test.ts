@@ -1,5 +1,5 @@
 /**
- * Every dependency a workspace manifest declares is imported by that package, or the manifest
+ * Every dependency (or peer) a workspace manifest declares is imported by that package, or the manifest
  * says why not: its `"//not-imported"` object names it with the reason (a peer another
  * dependency needs, a native module the compiled program loads at run time). A dependency
  * nothing uses is then caught when its last import goes.
@@ -44,8 +44,12 @@ interface Manifest {
   readonly name: string
   readonly dependencies?: Record<string, string>
   readonly devDependencies?: Record<string, string>
+  readonly peerDependencies?: Record<string, string>
+  readonly private?: boolean
   readonly "//not-imported"?: Record<string, string>
 }
+
+const isEffect = (name: string) => name === "effect" || name.startsWith("@effect/")
 
 describe("workspace manifests", () => {
   for (const dir of manifests) {
@@ -54,7 +58,11 @@ describe("workspace manifests", () => {
       const used = new Set<string>()
       for (const file of codeFiles(dir)) for (const name of importedNames(readFileSync(file, "utf8"))) used.add(name)
       const notes = manifest["//not-imported"] ?? {}
-      const declared = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {})]
+      const declared = [
+        ...Object.keys(manifest.dependencies ?? {}),
+        ...Object.keys(manifest.devDependencies ?? {}),
+        ...Object.keys(manifest.peerDependencies ?? {})
+      ]
       const typesOf = (name: string) => name.startsWith("@types/") ? name.slice("@types/".length) : undefined
       const unexplained = declared.filter((name) => {
         const typed = typesOf(name)
@@ -65,5 +73,17 @@ describe("workspace manifests", () => {
       // A note for a dependency that is not declared (or is imported after all) is stale.
       expect(Object.keys(notes).filter((name) => !declared.includes(name) || used.has(name))).toEqual([])
     })
+
+    if (manifest.private !== true) {
+      it(`${manifest.name}: Effect is a peer with a caret range, pinned only for the workspace`, () => {
+        // One Effect instance in a consumer's process: the consumer's copy, never one of ours.
+        expect(Object.keys(manifest.dependencies ?? {}).filter(isEffect)).toEqual([])
+        const peers = Object.entries(manifest.peerDependencies ?? {}).filter(([name]) => isEffect(name))
+        expect(peers.map(([name]) => name)).toContain("effect")
+        expect(peers.filter(([, range]) => !range.startsWith("^"))).toEqual([])
+        expect(manifest.peerDependencies?.["effect"]).toMatch(/^\^3\./)
+        for (const [name] of peers) expect(manifest.devDependencies?.[name], `${name} pinned for the workspace`).toMatch(/^\d/)
+      })
+    }
   }
 })

@@ -60,7 +60,8 @@ export class StorageAdapterMissing extends Schema.TaggedError<StorageAdapterMiss
 /** What a storage layer may fail with when it is built. */
 export type StorageStartError = StorageUnavailable | StorageAdapterMissing
 
-const load = <M>(adapter: string, importer: () => Promise<M>): Effect.Effect<M, StorageAdapterMissing> =>
+/** Imports an adapter package; failing to (not installed, or its native module does not load) is StorageAdapterMissing. */
+export const loadAdapter = <M>(adapter: string, importer: () => Promise<M>): Effect.Effect<M, StorageAdapterMissing> =>
   Effect.tryPromise({
     try: importer,
     catch: (cause) =>
@@ -72,8 +73,8 @@ const load = <M>(adapter: string, importer: () => Promise<M>): Effect.Effect<M, 
   })
 
 /** The adapters, imported on first use (a bundler keeps each in a chunk of its own). */
-export const loadSqliteAdapter = load("@ridequote/storage-sqlite", () => import("@ridequote/storage-sqlite"))
-export const loadPostgresAdapter = load("@ridequote/storage-postgres", () => import("@ridequote/storage-postgres"))
+export const loadSqliteAdapter = loadAdapter("@ridequote/storage-sqlite", () => import("@ridequote/storage-sqlite"))
+export const loadPostgresAdapter = loadAdapter("@ridequote/storage-postgres", () => import("@ridequote/storage-postgres"))
 
 const redacted = (value: string | Redacted.Redacted<string>): Redacted.Redacted<string> =>
   Redacted.isRedacted(value) ? value : Redacted.make(value)

@@ -11,21 +11,15 @@
  * Effect.runPromise(Effect.provide(program, SqliteEngineLive({ filename: "./data/ridequote.db" })))
  * ```
  */
-import type { EngineConfig, EngineServices, MarketData, RouteResolver, StoragePorts, StorageUnavailable } from "@ridequote/core"
-import { makeEngineLive, Randomness, RandomnessLive } from "@ridequote/core"
+import type { EngineConfig, Randomness } from "@ridequote/core"
 import type { MarketModelInvalid } from "@ridequote/markets"
-import { Layer } from "effect"
+import type { Layer } from "effect"
+import type { RidequoteEngine } from "./Compose.js"
+import { composeEngine } from "./Compose.js"
 import type { MarketsChoice, RoutesChoice } from "./Pricing.js"
 import { MarketDataLive, RoutesLive } from "./Pricing.js"
 import type { PostgresChoice, SqliteChoice, StorageChoice, StorageStartError } from "./Storage.js"
 import { StorageLive } from "./Storage.js"
-
-/**
- * Everything a built engine provides: core's services (Accounts, Tokens, Quotes, …), the
- * storage ports (the audit log among them, for reading the audit back), the markets, the
- * route resolver and the randomness source.
- */
-export type RidequoteEngine = EngineServices | StoragePorts | MarketData | RouteResolver | Randomness
 
 /** What building an engine can fail with: storage unreachable or its adapter missing, a bad market model file. */
 export type EngineStartError = StorageStartError | MarketModelInvalid
@@ -39,31 +33,6 @@ export interface EngineOptions extends EngineConfig {
   /** Randomness source (ids, secrets, keys); default the OS CSPRNG. Tests may pass `RandomnessSeeded(n)`. */
   readonly randomness?: Layer.Layer<Randomness> | undefined
 }
-
-/** The parts of an engine, as layers: what `composeEngine` assembles. */
-export interface EngineParts<E1, E2, R1, R2> {
-  /** The storage ports (may need the Randomness source, as the in-memory storage does). */
-  readonly storage: Layer.Layer<StoragePorts, E1, R1>
-  readonly markets: Layer.Layer<MarketData, E2, R2>
-  readonly routes: Layer.Layer<RouteResolver>
-  readonly randomness?: Layer.Layer<Randomness> | undefined
-}
-
-/**
- * Assembles an engine from its parts, in the order that makes closing graceful: the storage
- * is built first and closed last (after its audit queue is flushed), the services last and
- * closed first. The one-call engines below use it, and so does `ridequote serve` (with the
- * storage, markets and routes its settings choose).
- */
-export const composeEngine = <E1, E2, R1, R2>(
-  parts: EngineParts<E1, E2, R1, R2>,
-  config: EngineConfig = {}
-): Layer.Layer<RidequoteEngine, E1 | E2 | StorageUnavailable, Exclude<R1, Randomness> | R2> =>
-  makeEngineLive(config).pipe(
-    Layer.provideMerge(Layer.mergeAll(parts.markets, parts.routes)),
-    Layer.provideMerge(parts.storage),
-    Layer.provideMerge(parts.randomness ?? RandomnessLive)
-  )
 
 /** The options of `RidequoteEngineLive`: a storage choice and the engine's settings. */
 export interface RidequoteEngineOptions extends EngineOptions {

@@ -33,7 +33,7 @@ import type {
   VerifyError
 } from "@ridequote/core"
 import { Clock, DateTime, Duration, Effect, Either, Exit, ManagedRuntime, Redacted, Runtime } from "effect"
-import type { RidequoteEngine } from "./Engine.js"
+import type { RidequoteEngine } from "./Compose.js"
 import { RidequoteEngineLive } from "./Engine.js"
 import { fromCause, RidequoteError, toRidequoteError } from "./FacadeErrors.js"
 import type {

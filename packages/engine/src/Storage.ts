@@ -10,7 +10,6 @@
 import type { StoragePorts } from "@ridequote/core"
 import { resultCode } from "@ridequote/core"
 import type { StorageUnavailable } from "@ridequote/core"
-import { InMemoryAuditLog, InMemoryStorageLive } from "@ridequote/core/testing"
 import type { Randomness } from "@ridequote/core"
 import type { Duration } from "effect"
 import { Effect, Layer, Redacted, Schema } from "effect"
@@ -84,10 +83,16 @@ const sqlOptions = (choice: SqlStorageChoice) => ({
   auditRetentionDays: choice.auditRetentionDays
 })
 
-/** Every storage port in this process's memory (core's in-memory adapters); nothing survives the process. */
-export const MemoryStorageLive: Layer.Layer<StoragePorts, never, Randomness> = Layer.merge(
-  InMemoryStorageLive,
-  InMemoryAuditLog
+/**
+ * Every storage port in this process's memory (core's in-memory adapters); nothing survives the
+ * process. Imported when chosen, like the database adapters: a program on SQLite or PostgreSQL
+ * (the `ridequote` server among them) never loads core's testing kit.
+ */
+export const MemoryStorageLive: Layer.Layer<StoragePorts, never, Randomness> = Layer.unwrapEffect(
+  Effect.map(
+    Effect.promise(() => import("@ridequote/core/testing")),
+    (kit) => Layer.merge(kit.InMemoryStorageLive, kit.InMemoryAuditLog)
+  )
 )
 
 /**

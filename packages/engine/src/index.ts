@@ -10,14 +10,15 @@
  * The database adapters (`@ridequote/storage-sqlite`, `@ridequote/storage-postgres`) are
  * optional peer dependencies, loaded only when that storage is chosen. See docs/embedding.md.
  */
+export { composeEngine } from "./Compose.js"
+export type { EngineParts, RidequoteEngine } from "./Compose.js"
 export {
-  composeEngine,
   MemoryEngineLive,
   PostgresEngineLive,
   RidequoteEngineLive,
   SqliteEngineLive
 } from "./Engine.js"
-export type { EngineOptions, EngineParts, EngineStartError, RidequoteEngine, RidequoteEngineOptions } from "./Engine.js"
+export type { EngineOptions, EngineStartError, RidequoteEngineOptions } from "./Engine.js"
 export { MarketDataLive, marketsOptions, RoutesLive } from "./Pricing.js"
 export type { MarketsChoice, RoutesChoice } from "./Pricing.js"
 export { describeStorage, MemoryStorageLive, StorageAdapterMissing, StorageLive } from "./Storage.js"

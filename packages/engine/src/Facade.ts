@@ -117,6 +117,14 @@ export interface RidequoteAccounts {
     status: AccountStatus,
     options?: { readonly revokeTokens?: boolean | undefined }
   ) => Promise<StatusChange>
+  /** Lifetime of tokens issued from now on, 60 s to 366 days. */
+  readonly setTokenTtl: (accountId: string, seconds: number) => Promise<Account>
+  /** Prices another behavior alongside the default (shadow pricing, kept in the audit). */
+  readonly enableBehavior: (accountId: string, behavior: string) => Promise<Account>
+  /** The behavior whose recommendations quotes return. */
+  readonly setDefaultBehavior: (accountId: string, behavior: string) => Promise<Account>
+  /** A new secret for the same key; the old secret stops working at once. Shown only here. */
+  readonly rotateSecret: (accountId: string) => Promise<{ readonly apiKey: string; readonly apiSecret: string }>
 }
 
 /** Bearer tokens (HS256 JWTs), as `POST /v1/auth/token` and `/v1/auth/revoke` handle them. */
@@ -270,6 +278,33 @@ export const facadeOn = (runtime: Runtime.Runtime<RidequoteEngine>, dispose: () 
         accounts.setStatus(id.right, to.right, { revokeTokens }),
         (change): StatusChange => ({ account: encodeAccount(change.account), revoked: change.revoked })
       ))
+    },
+    setTokenTtl: (accountId, seconds) => {
+      const id = decodeAccountId(accountId)
+      if (Either.isLeft(id)) return reject(id.left)
+      // Core checks the bounds (60 s to 366 days) and names the field.
+      if (typeof seconds !== "number") return reject(invalidArgument("tokenTtlSeconds", "expected a number"))
+      return run(Effect.map(accounts.setTokenTtl(id.right, seconds), (account): Account => encodeAccount(account)))
+    },
+    enableBehavior: (accountId, behavior) => {
+      const id = decodeAccountId(accountId)
+      if (Either.isLeft(id)) return reject(id.left)
+      if (typeof behavior !== "string") return reject(invalidArgument("behavior", "expected a string"))
+      return run(Effect.map(accounts.enableBehavior(id.right, behavior), (account): Account => encodeAccount(account)))
+    },
+    setDefaultBehavior: (accountId, behavior) => {
+      const id = decodeAccountId(accountId)
+      if (Either.isLeft(id)) return reject(id.left)
+      if (typeof behavior !== "string") return reject(invalidArgument("behavior", "expected a string"))
+      return run(Effect.map(accounts.setDefaultBehavior(id.right, behavior), (account): Account => encodeAccount(account)))
+    },
+    rotateSecret: (accountId) => {
+      const id = decodeAccountId(accountId)
+      if (Either.isLeft(id)) return reject(id.left)
+      return run(Effect.map(accounts.rotateSecret(id.right), (rotated) => ({
+        apiKey: rotated.apiKey,
+        apiSecret: Redacted.value(rotated.apiSecret)
+      })))
     }
   }
 

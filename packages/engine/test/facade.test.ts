@@ -128,6 +128,29 @@ describe("createRidequote (memory)", () => {
     expect((await rejection(rq.tokens.verify(issued.token))).code).toBe("result:token-revoked")
   })
 
+  it("changes settings: token TTL, behaviors (shadow pricing in the audit), a rotated secret", async () => {
+    const created = await rq.accounts.create({ name: "Settings" })
+    expect((await rq.accounts.setTokenTtl(created.account.id, 600)).tokenTtlSeconds).toBe(600)
+    expect((await rejection(rq.accounts.setTokenTtl(created.account.id, 10))).code).toBe("result:invalid-request")
+    expect((await rq.accounts.enableBehavior(created.account.id, "undercut")).pricing.enabledBehaviors).toEqual(["undercut"])
+    expect((await rejection(rq.accounts.enableBehavior(created.account.id, "no-such-behavior"))).code).toBe(
+      "result:invalid-request"
+    )
+    await rq.quote({ accountId: created.account.id }, { ...timesSquareToJfk, distanceKm: 20, durationMinutes: 30 })
+    const [entry] = await rq.audit.recent({ accountId: created.account.id })
+    expect(entry?.decision.outcome === "quoted" ? Object.keys(entry.decision.shadow ?? {}) : []).toEqual(["undercut"])
+    const premium = await rq.accounts.setDefaultBehavior(created.account.id, "premium")
+    expect(premium.pricing.defaultBehavior).toBe("premium")
+
+    const rotated = await rq.tokens.issue(created.apiKey, created.apiSecret).then(async () => {
+      const next = await rq.accounts.rotateSecret(created.account.id)
+      expect(next.apiKey).toBe(created.apiKey)
+      return next
+    })
+    expect((await rejection(rq.tokens.issue(created.apiKey, created.apiSecret))).code).toBe("result:invalid-credentials")
+    expect((await rq.tokens.issue(rotated.apiKey, rotated.apiSecret)).ttlSeconds).toBe(600)
+  })
+
   it("pages the audit with a cursor, newest first", async () => {
     const { account } = await rq.accounts.create({ name: "Paging" })
     const caller = { accountId: account.id }

@@ -12,7 +12,6 @@ import {
   Accounts,
   acceptPlainQuoteRequest,
   Account as AccountSchema,
-  AuditEntry as AuditEntrySchema,
   AuditLog,
   DEFAULT_AUDIT_PAGE_SIZE,
   IssuedToken as IssuedTokenSchema,
@@ -165,7 +164,6 @@ export interface Ridequote {
 const encodeAccount = trustedEncoder(AccountSchema)
 const encodeIssuedToken = trustedEncoder(IssuedTokenSchema)
 const encodeQuote = trustedEncoder(QuoteResponse)
-const encodeAuditEntry = trustedEncoder(AuditEntrySchema)
 
 const decodeOptions = decodeInput(OptionsInput, "the options")
 const decodeNewAccount = decodeInput(NewAccountInput, "the new account")
@@ -363,10 +361,12 @@ export const facadeOn = (runtime: Runtime.Runtime<RidequoteEngine>, dispose: () 
     if (Either.isLeft(decoded)) return reject(decoded.left)
     const { after, from, limit, to } = decoded.right
     return run(Effect.flatMap(accountOf(caller), (account): Effect.Effect<AuditPage, StorageUnavailable> =>
+      // The entries as the storage wrote them (the JSON of core's AuditEntry encoding, what
+      // GET /v1/audit/recent sends): parsed here, so each is the caller's own copy.
       Effect.map(
-        auditLog.page({ accountId: account.id, limit: limit ?? DEFAULT_AUDIT_PAGE_SIZE, after, from, to }),
+        auditLog.pageJson({ accountId: account.id, limit: limit ?? DEFAULT_AUDIT_PAGE_SIZE, after, from, to }),
         ({ entries, next }): AuditPage => ({
-          entries: entries.map((entry): AuditEntry => encodeAuditEntry(entry)),
+          entries: entries.map((entry): AuditEntry => JSON.parse(entry)),
           ...(next === undefined ? {} : { next: { receivedAt: DateTime.formatIso(next.receivedAt), requestId: next.requestId } })
         })
       )))

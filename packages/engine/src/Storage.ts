@@ -7,8 +7,8 @@
  * client. A choice whose adapter is not installed fails to start with StorageAdapterMissing,
  * which names the package to install.
  */
-import type { StoragePorts } from "@ridequote/core"
-import { resultCode } from "@ridequote/core"
+import type { AuditLog as AuditLogService, StoragePorts } from "@ridequote/core"
+import { AuditLog, AuditRecord, resultCode, trustedDecoder, trustedEncoder } from "@ridequote/core"
 import type { StorageUnavailable } from "@ridequote/core"
 import type { Randomness } from "@ridequote/core"
 import type { Duration } from "effect"
@@ -91,9 +91,28 @@ const sqlOptions = (choice: SqlStorageChoice) => ({
 export const MemoryStorageLive: Layer.Layer<StoragePorts, never, Randomness> = Layer.unwrapEffect(
   Effect.map(
     Effect.promise(() => import("@ridequote/core/testing")),
-    (kit) => Layer.merge(kit.InMemoryStorageLive, kit.InMemoryAuditLog)
+    (kit) =>
+      Layer.merge(
+        kit.InMemoryStorageLive,
+        Layer.effect(AuditLog, Effect.map(AuditLog, storingCopies)).pipe(Layer.provide(kit.InMemoryAuditLog))
+      )
   )
 )
+
+const encodeRecord = trustedEncoder(AuditRecord)
+const decodeRecord = trustedDecoder(AuditRecord)
+
+/**
+ * The in-memory audit as a database keeps it: each record stored as a copy made from its JSON,
+ * so that nothing the caller holds (the quote it was answered, whose objects the record shares)
+ * can change the audit afterwards. Pages are read through `pageJson` by the facade, so what a
+ * reader gets is a copy too.
+ */
+const storingCopies = (log: AuditLogService): AuditLogService => ({
+  append: (record) => Effect.suspend(() => log.append(decodeRecord(JSON.parse(JSON.stringify(encodeRecord(record)))))),
+  page: log.page,
+  pageJson: log.pageJson
+})
 
 /**
  * The storage ports for a choice. The SQL ones open (or create) the database and apply

@@ -68,6 +68,20 @@ describe("createRidequote (memory)", () => {
     expect((await rq.accounts.list()).map((a) => a.id)).toContain(created.account.id)
   })
 
+  it("keeps the audit as it was written: changing a returned quote or entry changes nothing stored", async () => {
+    const { account } = await rq.accounts.create({ name: "Immutable audit" })
+    const caller = { accountId: account.id }
+    const quote = await rq.quote(caller, { ...timesSquareToJfk, distanceKm: 20, durationMinutes: 30 })
+    const [before] = await rq.audit.recent(caller)
+    const standard = quote.recommendations["Standard"] as unknown as Array<{ price: number }>
+    standard[0]!.price = -1
+    const recommendations = before?.decision.outcome === "quoted" ? before.decision.recommendations : {}
+    ;(recommendations["Standard"] as unknown as Array<{ price: number }>)[0]!.price = -2
+    const [after] = await rq.audit.recent(caller)
+    expect(after?.decision.outcome === "quoted" ? after.decision.recommendations["Standard"]?.[0]?.price : undefined)
+      .toBeGreaterThan(0)
+  })
+
   it("answers a request it cannot decode with invalid-request and details, and audits the refusal", async () => {
     const { account } = await rq.accounts.create({ name: "Validation" })
     const error = await rejection(

@@ -210,7 +210,8 @@ export const facadeOn = (runtime: Runtime.Runtime<RidequoteEngine>, dispose: () 
     Effect.all({ accounts: Accounts, tokens: Tokens, quotes: Quotes, auditLog: AuditLog, randomness: Randomness })
   )
   const { accounts, auditLog, quotes, randomness, tokens } = services
-  const runExit = Runtime.runPromiseExit(runtime)
+  // One callback per call and the caller's Promise: runPromiseExit would add a second promise hop.
+  const runCallback = Runtime.runCallback(runtime)
 
   // Calls in flight, so that close() lets them finish before the storage closes.
   let inFlight = 0
@@ -222,10 +223,14 @@ export const facadeOn = (runtime: Runtime.Runtime<RidequoteEngine>, dispose: () 
       return Promise.reject(new RidequoteError({ code: "result:unavailable", message: "the engine is closed" }))
     }
     inFlight++
-    return runExit(effect).then((exit) => {
-      if (--inFlight === 0 && drained !== undefined) drained()
-      if (Exit.isSuccess(exit)) return exit.value
-      throw fromCause(exit.cause, requestId)
+    return new Promise<A>((resolve, reject) => {
+      runCallback(effect, {
+        onExit: (exit) => {
+          if (--inFlight === 0 && drained !== undefined) drained()
+          if (Exit.isSuccess(exit)) resolve(exit.value)
+          else reject(fromCause(exit.cause, requestId))
+        }
+      })
     })
   }
   const reject = (error: unknown): Promise<never> => Promise.reject(toRidequoteError(error))

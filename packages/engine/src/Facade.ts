@@ -148,7 +148,9 @@ export interface RidequoteAudit {
 
 /** A running engine. Call `close()` once done: it waits for calls in flight and flushes the audit. */
 export interface Ridequote {
+  /** Operator actions on accounts (the `ridequote accounts …` commands). */
   readonly accounts: RidequoteAccounts
+  /** Issue, verify and revoke bearer tokens. */
   readonly tokens: RidequoteTokens
   /**
    * Prices a ride for the caller and records the decision in the audit before answering;
@@ -156,6 +158,7 @@ export interface Ridequote {
    * `POST /v1/quote`'s body.
    */
   readonly quote: (caller: Caller, request: QuoteRequest) => Promise<Quote>
+  /** Read the caller's audit back. */
   readonly audit: RidequoteAudit
   /** Stops the engine: later calls reject with `result:unavailable`. Idempotent. */
   readonly close: () => Promise<void>

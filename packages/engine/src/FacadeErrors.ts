@@ -56,10 +56,22 @@ export const bodyOf = (error: Tagged): ErrorBody => {
 const unexpected = (cause: unknown): RidequoteError =>
   new RidequoteError({ code: "result:internal", message: "unexpected failure inside the engine (see cause)" }, { cause })
 
-/** The RidequoteError for a typed error, or `result:internal` (with the cause attached) for anything else. */
+/** A typed failure without a wire code (a market model file that does not load): its message says what to fix. */
+const isDeclared = (u: unknown): u is { readonly _tag: string; readonly message: string } =>
+  u instanceof Error && "_tag" in u && typeof u._tag === "string"
+
+/**
+ * The RidequoteError for a typed error: its own code and body; a typed error without a code is
+ * `result:internal` with its message. Anything else (a defect) is `result:internal` with a
+ * generic message. The original is attached as `cause` either way.
+ */
 export const toRidequoteError = (error: unknown, requestId?: string): RidequoteError => {
   if (isRidequoteError(error)) return error
-  if (!isTagged(error)) return unexpected(error)
+  if (!isTagged(error)) {
+    return isDeclared(error)
+      ? new RidequoteError({ code: "result:internal", message: error.message }, { cause: error })
+      : unexpected(error)
+  }
   const body = bodyOf(error)
   return new RidequoteError(requestId === undefined ? body : { ...body, requestId }, { cause: error })
 }

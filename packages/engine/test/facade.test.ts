@@ -224,6 +224,12 @@ describe("createRidequote options", () => {
     )
   })
 
+  it("a folder of market models that cannot be read fails the start with result:internal, saying which folder", async () => {
+    const error = await rejection(createRidequote({ markets: { models: "/nonexistent/ridequote-models" } }))
+    expect(error.code).toBe("result:internal")
+    expect(error.message).toContain("/nonexistent/ridequote-models")
+  })
+
   it("never echoes a secret it refuses", async () => {
     const error = await rejection(createRidequote({ storage: { sqlite: "/tmp/x.db", jwtSecret: "too-short-secret-value" } }))
     expect(JSON.stringify(error.body)).not.toContain("too-short-secret-value")

@@ -248,6 +248,22 @@ describe("createRidequote options", () => {
     }
   })
 
+  it("the shipped markets without the sample fallback refuse a place none of them serves, and audit it", async () => {
+    const rq = await createRidequote({ markets: { models: "shipped", fallbackToSample: false } })
+    try {
+      const { account } = await rq.accounts.create({ name: "No fallback" })
+      const caller = { accountId: account.id }
+      const paris = { pickup: { latitude: 48.8566, longitude: 2.3522 }, destination: { latitude: 48.8738, longitude: 2.295 } }
+      const error = await rejection(rq.quote(caller, { ...paris, distanceKm: 4.2, durationMinutes: 14 }))
+      expect(error.code).toBe("result:invalid-request")
+      expect((await rq.quote(caller, timesSquareToJfk)).currency).toBe("USD")
+      const decisions = (await rq.audit.recent(caller)).map((e) => e.decision.outcome).sort()
+      expect(decisions).toEqual(["quoted", "rejected"])
+    } finally {
+      await rq.close()
+    }
+  })
+
   it("close() waits for calls in flight; later calls reject with unavailable", async () => {
     const rq = await createRidequote({ markets: "sample" })
     const { account } = await rq.accounts.create({ name: "Closing" })

@@ -5,7 +5,7 @@
 import type { HttpApiError } from "@effect/platform"
 import { fieldIssues, InvalidRequest } from "@ridequote/core"
 
-export { fieldIssues, invalidRequestFromParseError } from "@ridequote/core"
+export { fieldIssues, fieldPath, invalidRequestFromParseError } from "@ridequote/core"
 
 export const invalidRequestFromDecodeError = (error: HttpApiError.HttpApiDecodeError): InvalidRequest =>
   new InvalidRequest({ message: "the request is invalid", details: fieldIssues(error.issues) })

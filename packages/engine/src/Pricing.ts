@@ -3,14 +3,13 @@
  * `@ridequote/markets`, a folder of one's own, or core's sample market) and how routes are
  * resolved when a request sends no distance and duration (`@ridequote/routes`).
  */
-// The module alone, not the package index: that would load the whole Node platform (HTTP server included).
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import type { MarketData, RouteResolver } from "@ridequote/core"
 import { MarketsLive, SHIPPED_MARKETS_DIR } from "@ridequote/markets"
 import type { MarketModelInvalid, MarketsOptions } from "@ridequote/markets"
 import { RouteResolverLive } from "@ridequote/routes"
 import type { RoutesChoice as ResolverChoice } from "@ridequote/routes"
 import { Layer } from "effect"
+import { ModelFilesLive } from "./internal/ModelFiles.js"
 
 /**
  * The markets:
@@ -45,7 +44,7 @@ export const marketsOptions = (choice: MarketsChoice): MarketsOptions => {
 
 /** MarketData for a choice; the model files are read and checked when the layer is built. */
 export const MarketDataLive = (choice: MarketsChoice = "shipped"): Layer.Layer<MarketData, MarketModelInvalid> =>
-  MarketsLive(marketsOptions(choice)).pipe(Layer.provide(NodeFileSystem.layer))
+  MarketsLive(marketsOptions(choice)).pipe(Layer.provide(ModelFilesLive))
 
 /** `@ridequote/routes`' resolver choice for ours. */
 export const resolverChoice = (choice: RoutesChoice): ResolverChoice =>

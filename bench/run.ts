@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { cpus, loadavg, totalmem } from "node:os"
 import { dirname, join } from "node:path"
 import { auditPageSection } from "./sections/audit-page.js"
+import { facadeSection } from "./sections/facade.js"
 import { httpSection, latencySection, layersSection, tokenSection } from "./sections/http.js"
 import { inProcessSection } from "./sections/inprocess.js"
 import { rssSection } from "./sections/rss.js"
@@ -23,6 +24,7 @@ import { table } from "./lib/stats.js"
 
 const sections: ReadonlyArray<Section> = [
   inProcessSection,
+  facadeSection,
   httpSection,
   layersSection,
   latencySection,

@@ -11,9 +11,12 @@
  *    tarballs depend on, so nothing resolves to the registry or to a workspace link), installs
  *    with npm and runs `npm run check`. A scenario passes when that exits 0.
  *
- * A scenario's package.json names the libraries it uses with the version "tarball". One with
- * `"ridequoteConsumer": { "install": false }` installs for itself (its check gets the tarballs'
- * folder in RIDEQUOTE_TARBALLS). The last line is the matrix's summary ("N passed, N failed").
+ * A scenario's package.json names the libraries it uses with the version "tarball". Its
+ * `"ridequoteConsumer"` object may say `"install": false` (the check installs for itself; it
+ * gets the tarballs' folder in RIDEQUOTE_TARBALLS) and `"copy": { "file": "repo/path" }` (files
+ * of this repository to run as they are, e.g. an example's program, so the example a reader
+ * copies is the one tested outside the workspace). The last line is the matrix's summary
+ * ("N passed, N failed").
  */
 import { spawnSync } from "node:child_process"
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -78,6 +81,7 @@ for (const scenario of scenarios) {
   cpSync(join(HERE, "scenarios", scenario), dir, { recursive: true })
   const manifestPath = join(dir, "package.json")
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8"))
+  for (const [to, from] of Object.entries(manifest.ridequoteConsumer?.copy ?? {})) cpSync(join(ROOT, from), join(dir, to))
   for (const field of ["dependencies", "devDependencies"]) {
     for (const [name, version] of Object.entries(manifest[field] ?? {})) {
       if (version !== "tarball") continue

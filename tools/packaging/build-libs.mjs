@@ -16,7 +16,7 @@ import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
-export const LIBRARIES = ["core", "routes", "markets", "http", "storage-sql", "storage-sqlite", "storage-postgres"]
+export const LIBRARIES = ["core", "routes", "markets", "http", "storage-sql", "storage-sqlite", "storage-postgres", "engine"]
 
 const tsc = createRequire(join(ROOT, "package.json")).resolve("typescript/bin/tsc")
 const built = spawnSync(process.execPath, [tsc, "-b", join(ROOT, "packages", "tsconfig.build.json")], {

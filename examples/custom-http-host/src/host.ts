@@ -1,7 +1,7 @@
 /**
  * A team's own HTTP host: the ridequote API mounted next to a route of the team's own
- * (`GET /fleet/status`), on the in-memory engine. Swap `makeInMemoryEngineLive()` for
- * `makeEngineLive()` plus your storage adapters to run it for real.
+ * (`GET /fleet/status`), on any engine of `@ridequote/engine`: `pnpm start` runs it on a
+ * SQLite file (`SqliteEngineLive`), the test on the in-memory engine (`MemoryEngineLive`).
  *
  * `HttpHostLive` is the complete ridequote application (API, contract error bodies, request
  * ids, /openapi.json, /docs, health, metrics); `HttpApiBuilder.Router.use` adds routes to the
@@ -9,8 +9,8 @@
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Accounts } from "@ridequote/core"
-import { makeInMemoryEngineLive } from "@ridequote/core/testing"
-import { OfflineRouteResolverLive } from "@ridequote/routes"
+import { MemoryEngineLive } from "@ridequote/engine"
+import type { EngineStartError, RidequoteEngine } from "@ridequote/engine"
 import { HttpHostLive, rateLimitPerSecond } from "@ridequote/http"
 import { Effect, Layer } from "effect"
 
@@ -28,7 +28,9 @@ export const FleetStatusRoute = HttpApiBuilder.Router.use((router) =>
   })
 )
 
-/** ridequote's API and the team's route on one server; needs only an `HttpServer`. */
-export const CustomHostLive = Layer.mergeAll(HttpHostLive({ rateLimit: rateLimitPerSecond(50) }), FleetStatusRoute).pipe(
-  Layer.provideMerge(makeInMemoryEngineLive({ routeResolver: OfflineRouteResolverLive }))
-)
+/** ridequote's API and the team's route on one server, on `engine`; needs only an `HttpServer`. */
+export const CustomHostOn = (engine: Layer.Layer<RidequoteEngine, EngineStartError>) =>
+  Layer.mergeAll(HttpHostLive({ rateLimit: rateLimitPerSecond(50) }), FleetStatusRoute).pipe(Layer.provideMerge(engine))
+
+/** The host on the in-memory engine (shipped markets, offline routes). */
+export const CustomHostLive = CustomHostOn(MemoryEngineLive())

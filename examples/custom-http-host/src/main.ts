@@ -1,13 +1,18 @@
-/** `pnpm start`: serves the custom host on 127.0.0.1:8090 (PORT overrides) until Ctrl-C. */
+/**
+ * `pnpm start`: serves the custom host on 127.0.0.1:8090 (PORT overrides) until Ctrl-C, on a
+ * SQLite file (./data/custom-host.db; RIDEQUOTE_DATABASE overrides), created and migrated on start.
+ */
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { HttpServer } from "@effect/platform"
 import { Layer } from "effect"
-import { CustomHostLive } from "./host.js"
+import { SqliteEngineLive } from "@ridequote/engine"
+import { CustomHostOn } from "./host.js"
 
 const port = Number(process.env["PORT"] ?? 8090)
+const filename = process.env["RIDEQUOTE_DATABASE"] ?? "./data/custom-host.db"
 
-CustomHostLive.pipe(
+CustomHostOn(SqliteEngineLive({ filename })).pipe(
   HttpServer.withLogAddress,
   Layer.provide(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })),
   Layer.launch,

@@ -1,6 +1,9 @@
-/** `pnpm start`: runs the walkthrough on the in-memory engine and prints each result. */
-import { makeInMemoryEngineLive } from "@ridequote/core/testing"
-import { OfflineRouteResolverLive } from "@ridequote/routes"
+/**
+ * `pnpm start`: runs the walkthrough on the in-memory engine (shipped markets, offline routes)
+ * and prints each result. `SqliteEngineLive({ filename })` or `PostgresEngineLive({ url })`
+ * from the same package run it on a database instead.
+ */
+import { MemoryEngineLive } from "@ridequote/engine"
 import { Console, DateTime, Effect } from "effect"
 import { walkthrough } from "./program.js"
 
@@ -19,7 +22,7 @@ const program = walkthrough.pipe(
       ].join("\n")
     )
   ),
-  Effect.provide(makeInMemoryEngineLive({ routeResolver: OfflineRouteResolverLive }))
+  Effect.provide(MemoryEngineLive())
 )
 
 Effect.runPromise(program).catch((error: unknown) => {

@@ -1,5 +1,4 @@
-import { makeInMemoryEngineLive } from "@ridequote/core/testing"
-import { OfflineRouteResolverLive } from "@ridequote/routes"
+import { MemoryEngineLive } from "@ridequote/engine"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { walkthrough } from "../src/program.js"
@@ -13,6 +12,6 @@ describe("example: embed in process", () => {
       expect(quote.recommendations["Standard"]?.map((r) => r.label)).toEqual(["saver", "balanced", "priority"])
       expect(Object.keys(quote.marketPrices).length).toBeGreaterThan(0)
       expect(audit.map((e) => e.requestId)).toEqual([quote.requestId])
-      expect(audit[0]?.decision.outcome).toBe("quoted")
-    }).pipe(Effect.provide(makeInMemoryEngineLive({ routeResolver: OfflineRouteResolverLive }))))
+      expect(audit[0]?.decision).toMatchObject({ outcome: "quoted", market: "nyc", route: { source: "resolved" } })
+    }).pipe(Effect.provide(MemoryEngineLive())))
 })

@@ -6,6 +6,7 @@ import { MarketPrices, Mode, QuoteRequest, Recommendations, Route } from "./Quot
 import { ErrorCode } from "./Errors.js"
 import { Timestamp } from "./Timestamp.js"
 
+/** The audit's record of a priced request: everything the answer held, plus the market, route and behavior behind it. */
 export const QuotedDecision = Schema.Struct({
   outcome: Schema.Literal("quoted"),
   mode: Mode,
@@ -21,6 +22,7 @@ export const QuotedDecision = Schema.Struct({
 }).annotations({ identifier: "QuotedDecision" })
 export type QuotedDecision = typeof QuotedDecision.Type
 
+/** The audit's record of a refused request: the error code and message the caller got. */
 export const RejectedDecision = Schema.Struct({
   outcome: Schema.Literal("rejected"),
   code: ErrorCode,
@@ -28,6 +30,7 @@ export const RejectedDecision = Schema.Struct({
 }).annotations({ identifier: "RejectedDecision" })
 export type RejectedDecision = typeof RejectedDecision.Type
 
+/** What was decided for one quote request, quoted or rejected (`outcome` tells which). */
 export const Decision = Schema.Union(QuotedDecision, RejectedDecision).annotations({ identifier: "Decision" })
 export type Decision = typeof Decision.Type
 
@@ -47,7 +50,9 @@ export const AuditRecord = Schema.Struct({ accountId: AccountId, ...AuditEntry.f
 })
 export type AuditRecord = typeof AuditRecord.Type
 
+/** Entries per audit page when the caller names no limit. */
 export const DEFAULT_AUDIT_PAGE_SIZE = 50
+/** The largest audit page a caller may ask for. */
 export const MAX_AUDIT_PAGE_SIZE = 500
 
 /** Keyset position: the last entry of the previous page. Order is receivedAt desc, then requestId desc. */
@@ -56,6 +61,7 @@ export interface AuditCursor {
   readonly requestId: RequestId
 }
 
+/** One page's worth of one account's audit: how many entries, after which one, within which window. */
 export interface AuditQuery {
   readonly accountId: AccountId
   readonly limit: number
@@ -66,6 +72,7 @@ export interface AuditQuery {
   readonly to?: AuditEntry["receivedAt"] | undefined
 }
 
+/** One page of the audit, newest first. */
 export interface AuditPage {
   readonly entries: ReadonlyArray<AuditEntry>
   /** Present when more entries follow: the cursor of the last entry on this page. */

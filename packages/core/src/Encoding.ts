@@ -48,6 +48,7 @@ const identity = (value: unknown): unknown => value
  */
 export const TrustedCodecId: unique symbol = Symbol.for("@ridequote/core/TrustedCodec")
 
+/** A cheaper exact encoder and decoder for values core built or stored itself (see TrustedCodecId). */
 export interface TrustedCodec {
   readonly encode: (value: any) => unknown
   readonly decode: (stored: any) => unknown

@@ -40,6 +40,7 @@ export type EnginePorts =
   | RouteResolver
   | Randomness
 
+/** Settings of `makeEngineLive`; both optional. */
 export interface EngineConfig {
   /** How often the access snapshot reads the change feed (default 5 s, at most 60 s). */
   readonly refreshInterval?: AccessSnapshotConfig["refreshInterval"] | undefined
@@ -47,6 +48,12 @@ export interface EngineConfig {
   readonly behaviors?: ReadonlyArray<PricingBehavior> | undefined
 }
 
+/**
+ * Every core service (Accounts, Tokens, Quotes, the access snapshot, pricing) as one layer, on
+ * the ports it needs (`EnginePorts`: storage, a MarketData, a RouteResolver, a Randomness
+ * source). `@ridequote/engine` provides those in one call; building the layer fails with
+ * StorageUnavailable when the access snapshot cannot read its first view.
+ */
 export const makeEngineLive = (
   config: EngineConfig = {}
 ): Layer.Layer<EngineServices, StorageUnavailable, EnginePorts> => {

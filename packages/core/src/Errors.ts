@@ -94,11 +94,13 @@ export class TokenInvalid extends Schema.TaggedError<TokenInvalid>()("TokenInval
   message: Schema.String
 }) {}
 
+/** The token's `exp` has passed. */
 export class TokenExpired extends Schema.TaggedError<TokenExpired>()("TokenExpired", {
   code: resultCode("result:token-expired"),
   message: Schema.String
 }) {}
 
+/** The token was revoked, by its jti or by a revoke-all of its account. */
 export class TokenRevoked extends Schema.TaggedError<TokenRevoked>()("TokenRevoked", {
   code: resultCode("result:token-revoked"),
   message: Schema.String

@@ -3,13 +3,17 @@ import { Schema } from "effect"
 
 /** Latitude ∈ [-90, 90], longitude ∈ [-180, 180]: the whole Earth, nothing else. */
 export const MAX_ABS_LATITUDE = 90
+/** See MAX_ABS_LATITUDE. */
 export const MAX_ABS_LONGITUDE = 180
 
+/** Degrees north, finite, in [-90, 90]. */
 export const Latitude = Schema.Number.pipe(Schema.finite(), Schema.between(-MAX_ABS_LATITUDE, MAX_ABS_LATITUDE))
   .annotations({ identifier: "Latitude" })
+/** Degrees east, finite, in [-180, 180]. */
 export const Longitude = Schema.Number.pipe(Schema.finite(), Schema.between(-MAX_ABS_LONGITUDE, MAX_ABS_LONGITUDE))
   .annotations({ identifier: "Longitude" })
 
+/** A point on Earth (pickup or destination). */
 export const Coordinates = Schema.Struct({ latitude: Latitude, longitude: Longitude }).annotations({
   identifier: "Coordinates"
 })

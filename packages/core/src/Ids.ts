@@ -7,9 +7,11 @@ const Uuid = Schema.String.pipe(
   })
 )
 
+/** An account's id: a UUID. */
 export const AccountId = Uuid.pipe(Schema.brand("AccountId")).annotations({ identifier: "AccountId" })
 export type AccountId = typeof AccountId.Type
 
+/** A quote request's id (X-Request-Id, the audit entry's key): a UUID. */
 export const RequestId = Uuid.pipe(Schema.brand("RequestId")).annotations({ identifier: "RequestId" })
 export type RequestId = typeof RequestId.Type
 

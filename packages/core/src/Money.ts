@@ -4,6 +4,7 @@
  */
 import { Schema } from "effect"
 
+/** An ISO 4217 currency code, e.g. `USD`. */
 export const Currency = Schema.String.pipe(Schema.pattern(/^[A-Z]{3}$/), Schema.brand("Currency"))
   .annotations({ identifier: "Currency", description: "ISO 4217 currency code" })
 export type Currency = typeof Currency.Type
@@ -13,6 +14,7 @@ const MINOR_DIGITS: Readonly<Record<string, number>> = {
   JPY: 0, KRW: 0, VND: 0, CLP: 0, ISK: 0, HUF: 2, BHD: 3, KWD: 3, OMR: 3, JOD: 3, TND: 3
 }
 
+/** Digits after the decimal point of a currency's minor unit (2 unless ISO 4217 says otherwise). */
 export const minorDigits = (currency: Currency): number => MINOR_DIGITS[currency] ?? 2
 
 /** Integer count of minor units (e.g. cents). */

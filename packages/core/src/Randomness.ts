@@ -5,6 +5,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
 
+/** A source of random bytes and UUIDs (ids, secrets, signing keys). */
 export interface Randomness {
   readonly bytes: (n: number) => Effect.Effect<Uint8Array>
   /** RFC 9562 version 4 UUID, lower case. */
@@ -13,6 +14,7 @@ export interface Randomness {
   readonly unsafeUuidV4: () => string
 }
 
+/** The Randomness service's tag. */
 export const Randomness = Context.GenericTag<Randomness>("@ridequote/core/Randomness")
 
 /** Formats 16 random bytes as a version 4 UUID (sets the version and variant bits). */
@@ -63,4 +65,5 @@ export const seededRandomness = (seed: number): Randomness => {
   })
 }
 
+/** Reproducible randomness from a seed, for tests: never for secrets in production. */
 export const RandomnessSeeded = (seed: number): Layer.Layer<Randomness> => Layer.sync(Randomness, () => seededRandomness(seed))

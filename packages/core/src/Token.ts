@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import { AccountId, Jti } from "./Ids.js"
 import { Timestamp } from "./Timestamp.js"
 
+/** The `iss` claim of every token, pinned on verification. */
 export const TOKEN_ISSUER = "ridequote"
 
 /** Response of `POST /v1/auth/token`; `expiresAt` equals the token's `exp`, `ttlSeconds = exp - iat`. */
@@ -50,6 +51,7 @@ export type RevokeTarget =
   | { readonly _tag: "Token"; readonly jti: Jti }
   | { readonly _tag: "AllTokens" }
 
+/** The target of a validated revoke request. */
 export const revokeTarget = (r: RevokeRequest): RevokeTarget =>
   r.jti !== undefined ? { _tag: "Token", jti: r.jti } : { _tag: "AllTokens" }
 

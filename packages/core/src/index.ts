@@ -19,6 +19,7 @@ export * from "./Timestamp.js"
 export * from "./Token.js"
 export * from "./Randomness.js"
 export * from "./Encoding.js"
+export * from "./FieldIssues.js"
 export * from "./QuoteRequestFast.js"
 
 export * from "./ports/AccessFeed.js"

@@ -13,7 +13,7 @@
  * queue. Storage is therefore built first (innermost `provideMerge`), the HTTP server last.
  */
 import { Context, Duration, Effect, Layer } from "effect"
-import { makeEngineLive, RandomnessLive } from "@ridequote/core"
+import { composeEngine } from "@ridequote/engine/compose"
 import { rateLimitPerSecond } from "@ridequote/http"
 import { NodeHostLive } from "@ridequote/http/node"
 import { describeMarkets, MarketsLive } from "@ridequote/markets"
@@ -29,10 +29,16 @@ import { StorageLive } from "./Storage.js"
 const MarketDataLive = (settings: ServeSettings) => MarketsLive(settings.markets)
 
 export const ServeLive = (settings: ServeSettings) => {
-  // provideMerge: the HTTP host needs the storage ports (audit paging, health) as well.
-  const core = makeEngineLive({ refreshInterval: settings.refreshInterval }).pipe(
-    Layer.provideMerge(Layer.mergeAll(MarketDataLive(settings), RouteResolverLive(settings.routes), RandomnessLive)),
-    Layer.provideMerge(StorageLive(settings.database, settings.jwtSecret))
+  // The engine as embedders build it (@ridequote/engine), on the storage, markets and routes
+  // the settings choose. It provides the storage ports too: the HTTP host pages the audit and
+  // checks health through them.
+  const core = composeEngine(
+    {
+      storage: StorageLive(settings.database, settings.jwtSecret),
+      markets: MarketDataLive(settings),
+      routes: RouteResolverLive(settings.routes)
+    },
+    { refreshInterval: settings.refreshInterval }
   )
   return GracefulHttpServerLive({
     port: settings.port,

@@ -13,6 +13,7 @@ import type { AccessChange } from "../ports/AccessFeed.js"
 import { AccountStore } from "../ports/AccountStore.js"
 import type { StoredAccount } from "../ports/AccountStore.js"
 
+/** How often the snapshot reads the change feed unless configured. */
 export const DEFAULT_REFRESH_INTERVAL = Duration.seconds(5)
 /**
  * A view older than this refuses bearer calls (503) rather than honour a token that may have
@@ -20,11 +21,17 @@ export const DEFAULT_REFRESH_INTERVAL = Duration.seconds(5)
  */
 export const MAX_STALENESS = Duration.seconds(60)
 
+/** Settings of the access snapshot. */
 export interface AccessSnapshotConfig {
   /** How often to read the change feed; clamped to (0, 60 s]. */
   readonly refreshInterval: Duration.DurationInput
 }
 
+/**
+ * This instance's in-memory view of revocations and account status, kept current from the
+ * storage's change feed, so that verifying a bearer token never reads storage on the hot path.
+ * Stale beyond MAX_STALENESS, it fails closed (AccessViewStale).
+ */
 export interface AccessSnapshot {
   /** Fails with AccessViewStale when the last successful refresh is older than MAX_STALENESS. */
   readonly ensureFresh: Effect.Effect<void, AccessViewStale>
@@ -45,6 +52,7 @@ export interface AccessSnapshot {
   readonly refresh: Effect.Effect<void, StorageUnavailable>
 }
 
+/** The AccessSnapshot service's tag. */
 export const AccessSnapshot = Context.GenericTag<AccessSnapshot>("@ridequote/core/AccessSnapshot")
 
 /** The interval actually used: the configured one, or the default when absent or not positive, never over 60 s. */

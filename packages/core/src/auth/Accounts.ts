@@ -15,6 +15,7 @@ import { AccessSnapshot } from "./AccessSnapshot.js"
 import { Credentials } from "./Credentials.js"
 import { applyRevokedAll } from "./Tokens.js"
 
+/** What `Accounts.create` takes; everything but the name has a default (Active, 86400 s, market-median). */
 export interface NewAccount {
   readonly name: string
   readonly status?: AccountStatus | undefined
@@ -22,6 +23,7 @@ export interface NewAccount {
   readonly defaultBehavior?: string | undefined
 }
 
+/** A created account with its credentials. */
 export interface CreatedAccount {
   readonly account: Account
   readonly apiKey: ApiKey
@@ -29,6 +31,11 @@ export interface CreatedAccount {
   readonly apiSecret: Redacted.Redacted<string>
 }
 
+/**
+ * Operator actions on accounts: create, read, change status, token lifetime, behaviors and
+ * secret. Every change reaches this instance's access snapshot at once, and other instances
+ * through the change feed.
+ */
 export interface Accounts {
   readonly create: (input: NewAccount) => Effect.Effect<CreatedAccount, InvalidRequest | BehaviorNotFound | StorageUnavailable>
   readonly get: (id: AccountId) => Effect.Effect<Account, AccountNotFound | StorageUnavailable>
@@ -46,6 +53,7 @@ export interface Accounts {
   readonly rotateSecret: (id: AccountId) => Effect.Effect<{ readonly apiKey: ApiKey; readonly apiSecret: Redacted.Redacted<string> }, AccountNotFound | StorageUnavailable>
 }
 
+/** The Accounts service's tag. */
 export const Accounts = Context.GenericTag<Accounts>("@ridequote/core/Accounts")
 
 /** Decodes one operator-supplied field; a failure names the field and says what is allowed. */
@@ -57,6 +65,7 @@ const decodeField = <A, I>(schema: Schema.Schema<A, I>, field: string, value: un
 
 const notFound = (id: AccountId) => new AccountNotFound({ message: `no account with id ${id}` })
 
+/** Builds the Accounts service from the storage ports and the other auth services. */
 export const makeAccounts = Effect.gen(function*() {
   const store = yield* AccountStore
   const tokenStore = yield* TokenStore
@@ -151,6 +160,7 @@ export const makeAccounts = Effect.gen(function*() {
   return Accounts.of({ create, get, list: store.list, setStatus, setTokenTtl, enableBehavior, setDefaultBehavior, rotateSecret })
 })
 
+/** Accounts as a layer (part of `makeEngineLive`). */
 export const AccountsLive: Layer.Layer<
   Accounts,
   never,

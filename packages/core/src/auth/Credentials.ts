@@ -10,12 +10,14 @@ import { ApiKey } from "../Ids.js"
 import type { SecretHash } from "../ports/AccountStore.js"
 import { Randomness } from "../Randomness.js"
 
+/** A fresh key and secret pair, as handed to a new account. */
 export interface GeneratedCredentials {
   readonly apiKey: ApiKey
   /** `rqs_` + 43 base64url characters (256 bits). Shown once, never stored. */
   readonly apiSecret: Redacted.Redacted<string>
 }
 
+/** Making, hashing and checking API credentials. */
 export interface Credentials {
   readonly generate: Effect.Effect<GeneratedCredentials>
   readonly generateSecret: Effect.Effect<Redacted.Redacted<string>>
@@ -24,6 +26,7 @@ export interface Credentials {
   readonly verify: (secret: Redacted.Redacted<string>, stored: SecretHash) => boolean
 }
 
+/** The Credentials service's tag. */
 export const Credentials = Context.GenericTag<Credentials>("@ridequote/core/Credentials")
 
 /** 18 random bytes are exactly 24 base64url characters (144 bits): enough to be unguessable, not a secret. */
@@ -52,6 +55,7 @@ export const verifySecret = (secret: Redacted.Redacted<string>, stored: SecretHa
   return timingSafeEqual(actual, expected)
 }
 
+/** Builds the Credentials service on a Randomness source. */
 export const makeCredentials = Effect.gen(function*() {
   const randomness = yield* Randomness
   const generateSecret = Effect.map(

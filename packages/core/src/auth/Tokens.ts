@@ -31,6 +31,10 @@ export interface Caller {
   readonly account: Account
 }
 
+/**
+ * Bearer tokens: HS256 JWTs issued for an API key and secret, verified on every call (signature,
+ * issuer, expiry, the access snapshot), revoked one by one or all at once.
+ */
 export interface Tokens {
   /** Exchanges an API key and secret for a token; the account must be Active. */
   readonly issue: (
@@ -46,6 +50,7 @@ export interface Tokens {
   ) => Effect.Effect<RevokeResult, TokenNotFound | StorageUnavailable>
 }
 
+/** The Tokens service's tag. */
 export const Tokens = Context.GenericTag<Tokens>("@ridequote/core/Tokens")
 
 /** One message for unknown key and wrong secret alike: the answer must not tell them apart. */
@@ -68,6 +73,7 @@ export const applyRevokedAll = (snapshot: AccessSnapshot, revoked: RevokedAll): 
     Option.match(revoked.account, { onNone: () => Effect.void, onSome: snapshot.accountChanged })
   )
 
+/** Builds the Tokens service from the signing keys, the stores and the access snapshot. */
 export const makeTokens = Effect.gen(function*() {
   const keys = yield* SigningKeys
   const accountStore = yield* AccountStore
@@ -196,6 +202,7 @@ export const makeTokens = Effect.gen(function*() {
   return Tokens.of({ issue, verify, revoke })
 })
 
+/** Tokens as a layer (part of `makeEngineLive`). */
 export const TokensLive: Layer.Layer<
   Tokens,
   never,

@@ -7,6 +7,7 @@ import { Context } from "effect"
 import type { StorageUnavailable } from "../Errors.js"
 import type { AccountId, Jti } from "../Ids.js"
 
+/** One entry of the change feed: a token revoked, or an account changed (status, settings, revoke-all cutoff). */
 export type AccessChange =
   | { readonly _tag: "TokenRevoked"; readonly accountId: AccountId; readonly jti: Jti; readonly expiresAtMs: number }
   | { readonly _tag: "AccountChanged"; readonly accountId: AccountId }
@@ -14,12 +15,14 @@ export type AccessChange =
 /** Opaque, monotonically increasing position in the feed. */
 export type FeedCursor = number
 
+/** Where a new access snapshot starts reading. */
 export interface AccessFeedStart {
   readonly cursor: FeedCursor
   /** Every revoked token not yet expired at `nowMs`. */
   readonly revoked: ReadonlyArray<{ readonly jti: Jti; readonly expiresAtMs: number }>
 }
 
+/** The change feed's reader, which storage adapters implement. */
 export interface AccessFeed {
   /** Where a fresh snapshot starts: the head of the feed and the revocations still in force. */
   readonly start: (nowMs: number) => Effect.Effect<AccessFeedStart, StorageUnavailable>
@@ -37,4 +40,5 @@ export interface AccessFeed {
   readonly wakeups?: Stream.Stream<void> | undefined
 }
 
+/** The AccessFeed port's tag. */
 export const AccessFeed = Context.GenericTag<AccessFeed>("@ridequote/core/AccessFeed")

@@ -8,11 +8,13 @@ import type { AccountId, ApiKey } from "../Ids.js"
 /** Hex SHA-256 of an API secret; the secret itself is never stored. */
 export type SecretHash = string & { readonly _SecretHash: unique symbol }
 
+/** The credentials storage keeps: the key and the secret's hash. */
 export interface StoredCredentials {
   readonly apiKey: ApiKey
   readonly secretHash: SecretHash
 }
 
+/** An account found by API key, with the hash its secret is checked against. */
 export interface AccountWithCredentials {
   readonly account: Account
   readonly secretHash: SecretHash
@@ -39,6 +41,7 @@ export interface StoredAccount {
 /** The version an account is inserted with. */
 export const FIRST_ACCOUNT_VERSION = 1
 
+/** Storage of accounts and their hashed credentials, which storage adapters implement. */
 export interface AccountStore {
   readonly insert: (account: Account, credentials: StoredCredentials) => Effect.Effect<void, StorageUnavailable>
   readonly findById: (id: AccountId) => Effect.Effect<Option.Option<StoredAccount>, StorageUnavailable>
@@ -63,4 +66,5 @@ export interface AccountStore {
   ) => Effect.Effect<void, AccountNotFound | StorageUnavailable>
 }
 
+/** The AccountStore port's tag. */
 export const AccountStore = Context.GenericTag<AccountStore>("@ridequote/core/AccountStore")

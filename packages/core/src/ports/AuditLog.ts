@@ -6,6 +6,7 @@ import { StorageUnavailable } from "../Errors.js"
 /** Called once a submitted record is durable (`undefined`) or could not be written. */
 export type AuditDone = (failure: StorageUnavailable | undefined) => void
 
+/** The durable audit of quote requests, which storage adapters implement. */
 export interface AuditLog {
   /** Succeeds only once the record is durable: a crash right after cannot lose it. */
   readonly append: (record: AuditRecord) => Effect.Effect<void, StorageUnavailable>
@@ -27,6 +28,7 @@ export interface AuditLog {
   readonly pageJson: (query: AuditQuery) => Effect.Effect<AuditPageJson, StorageUnavailable>
 }
 
+/** The AuditLog port's tag; an engine provides it, so embedders read the audit back through it. */
 export const AuditLog = Context.GenericTag<AuditLog>("@ridequote/core/AuditLog")
 
 const appendDefect = new StorageUnavailable({ message: "storage failed while appending the audit" })

@@ -45,6 +45,7 @@ export interface PriceDistribution {
   readonly quantile: (q: number) => number
 }
 
+/** One provider's price distribution for one service level of a trip. */
 export interface ProviderOffer {
   readonly provider: string
   readonly serviceLevel: ServiceLevel
@@ -59,6 +60,7 @@ export interface RouteProfile {
   readonly speedKmhByHour: ReadonlyArray<number>
 }
 
+/** A market: its area's currency, local clock, route profile and providers' offers. */
 export interface Market {
   readonly id: MarketId
   readonly name: string
@@ -70,10 +72,12 @@ export interface Market {
   readonly offers: (trip: Trip) => ReadonlyArray<ProviderOffer>
 }
 
+/** The markets a deployment prices on, which `@ridequote/markets` (or an embedder) implements. */
 export interface MarketData {
   /** The market of a pickup point. */
   readonly marketAt: (pickup: Coordinates) => Effect.Effect<Market, MarketNotServed>
   readonly markets: ReadonlyArray<Market>
 }
 
+/** The MarketData port's tag. */
 export const MarketData = Context.GenericTag<MarketData>("@ridequote/core/MarketData")

@@ -8,6 +8,7 @@ import type { RouteUnavailable } from "../Errors.js"
 import type { Coordinates } from "../Geo.js"
 import type { Market } from "./MarketData.js"
 
+/** What a resolver is asked: the two points, when, and in which market. */
 export interface RouteQuery {
   readonly pickup: Coordinates
   readonly destination: Coordinates
@@ -16,13 +17,16 @@ export interface RouteQuery {
   readonly market: Market
 }
 
+/** A route's distance and duration, as a resolver inferred them. */
 export interface ResolvedRoute {
   readonly distanceKm: number
   readonly durationMinutes: number
 }
 
+/** Infers a route when a request sends neither distance nor duration. */
 export interface RouteResolver {
   readonly resolve: (query: RouteQuery) => Effect.Effect<ResolvedRoute, RouteUnavailable>
 }
 
+/** The RouteResolver port's tag. */
 export const RouteResolver = Context.GenericTag<RouteResolver>("@ridequote/core/RouteResolver")

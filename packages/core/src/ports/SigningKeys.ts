@@ -4,12 +4,14 @@ import { Context } from "effect"
 import type { StorageUnavailable } from "../Errors.js"
 import type { KeyId } from "../Ids.js"
 
+/** One HS256 key and its id (the token header's `kid`). */
 export interface SigningKey {
   readonly kid: KeyId
   /** At least 256 bits. */
   readonly secret: Redacted.Redacted<Uint8Array>
 }
 
+/** The key that signs and every key that still verifies. */
 export interface SigningKeyRing {
   /** Signs new tokens. */
   readonly current: SigningKey
@@ -17,6 +19,7 @@ export interface SigningKeyRing {
   readonly verifying: ReadonlyMap<string, SigningKey>
 }
 
+/** The signing keys, which storage adapters implement (kept in the database, or one fixed secret). */
 export interface SigningKeys {
   /** Called on every issue and verify: adapters must answer from memory. */
   readonly ring: Effect.Effect<SigningKeyRing, StorageUnavailable>
@@ -30,4 +33,5 @@ export interface SigningKeys {
   readonly rotate: Effect.Effect<SigningKey, StorageUnavailable>
 }
 
+/** The SigningKeys port's tag. */
 export const SigningKeys = Context.GenericTag<SigningKeys>("@ridequote/core/SigningKeys")

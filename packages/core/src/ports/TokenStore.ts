@@ -12,6 +12,7 @@ export type RevokeOutcome =
   | { readonly _tag: "AlreadyRevoked"; readonly expiresAtMs: number }
   | { readonly _tag: "NotFound" }
 
+/** What a revoke-all did. */
 export interface RevokedAll {
   /** The tokens newly revoked, with their expiry. */
   readonly tokens: ReadonlyArray<{ readonly jti: Jti; readonly expiresAtMs: number }>
@@ -19,6 +20,7 @@ export interface RevokedAll {
   readonly account: Option.Option<StoredAccount>
 }
 
+/** The record of issued tokens, which storage adapters implement. */
 export interface TokenStore {
   /** Called before a token is handed out, so revoke-all always sees every token a caller holds. */
   readonly record: (token: TokenRecord) => Effect.Effect<void, StorageUnavailable>
@@ -36,4 +38,5 @@ export interface TokenStore {
   readonly revokeAll: (accountId: AccountId, atMs: number) => Effect.Effect<RevokedAll, StorageUnavailable>
 }
 
+/** The TokenStore port's tag. */
 export const TokenStore = Context.GenericTag<TokenStore>("@ridequote/core/TokenStore")

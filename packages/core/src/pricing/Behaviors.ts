@@ -19,6 +19,7 @@ export interface PercentilesMinor {
   readonly p95: Minor
 }
 
+/** What a pricing behavior sees of one service level of one trip. */
 export interface BehaviorInput {
   readonly serviceLevel: ServiceLevel
   readonly currency: Currency
@@ -36,6 +37,11 @@ export interface PricePoints {
   readonly priority: number
 }
 
+/**
+ * A pricing behavior: turns a service level's market percentiles into the three recommended
+ * points (saver, balanced, priority). Register your own with `makeBehaviorsLive` or the
+ * `behaviors` setting of `makeEngineLive` (docs/pricing.md, "Behaviors").
+ */
 export interface PricingBehavior {
   readonly id: BehaviorId
   readonly description: string
@@ -43,13 +49,16 @@ export interface PricingBehavior {
   readonly recommend: (input: BehaviorInput) => PricePoints
 }
 
+/** The registry of pricing behaviors, by id. */
 export interface Behaviors {
   readonly get: (id: string) => Effect.Effect<PricingBehavior, BehaviorNotFound>
   readonly all: ReadonlyArray<PricingBehavior>
 }
 
+/** The Behaviors service's tag. */
 export const Behaviors = Context.GenericTag<Behaviors>("@ridequote/core/Behaviors")
 
+/** The behavior of a new account unless one is named. */
 export const DEFAULT_BEHAVIOR = "market-median" as BehaviorId
 
 type Level = keyof PercentilesMinor
@@ -129,6 +138,7 @@ export const premiumBehavior: PricingBehavior = {
   })
 }
 
+/** The behaviors every registry has: market-median, undercut and premium (docs/pricing.md). */
 export const builtInBehaviors: ReadonlyArray<PricingBehavior> = [marketMedianBehavior, undercutBehavior, premiumBehavior]
 
 /** A registry of the built-ins plus `extra`; an extra behavior with a built-in's id replaces it. */

@@ -30,5 +30,6 @@ export const localTimeAtOffset = (epochMs: number, offsetMinutes: number): Local
 export const solarOffsetMinutes = (longitude: number): number =>
   Number.isFinite(longitude) ? Math.round(longitude / 15) * 60 : 0
 
+/** Local time by solar offset (longitude ÷ 15°, whole hours): the sample market's clock. */
 export const solarLocalTime = (at: DateTime.Utc, where: Coordinates): LocalTime =>
   localTimeAtOffset(DateTime.toEpochMillis(at), solarOffsetMinutes(where.longitude))

@@ -11,6 +11,7 @@ import { PERCENTILE_LEVELS, SERVICE_LEVELS } from "../Quote.js"
 import type { PercentilesMinor, PricingBehavior } from "./Behaviors.js"
 import { Behaviors } from "./Behaviors.js"
 
+/** A trip priced in one market: what a quote answers and its audit keeps. */
 export interface PricedTrip {
   readonly currency: Currency
   readonly marketPrices: MarketPrices
@@ -20,10 +21,12 @@ export interface PricedTrip {
   readonly shadow: Readonly<Record<string, Recommendations>>
 }
 
+/** Prices one trip in one market for an account's pricing settings. */
 export interface Pricing {
   readonly price: (market: Market, trip: Trip, settings: PricingSettings) => Effect.Effect<PricedTrip, BehaviorNotFound>
 }
 
+/** The Pricing service's tag. */
 export const Pricing = Context.GenericTag<Pricing>("@ridequote/core/Pricing")
 
 /**
@@ -47,6 +50,7 @@ export interface LevelMarket {
   readonly percentiles: ReadonlyArray<PercentilesMinor>
 }
 
+/** A market's offers for one trip, as percentiles per provider and level. */
 export interface MarketView {
   readonly marketPrices: MarketPrices
   /** Only levels with at least one provider, in SERVICE_LEVELS order. */

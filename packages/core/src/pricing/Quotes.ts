@@ -41,6 +41,10 @@ export interface Audited<A, E> {
   readonly whenDurable: (done: AuditDone) => void
 }
 
+/**
+ * The orchestration of a quote request: the rules in the contract's order, the route, the
+ * prices, and the audit record, written before an answer is given (rejections too).
+ */
 export interface Quotes {
   /**
    * Prices a request for an authenticated account and records the decision (quoted or
@@ -103,6 +107,7 @@ const durability = (): { readonly done: AuditDone; readonly whenDurable: (waiter
   }
 }
 
+/** The Quotes service's tag. */
 export const Quotes = Context.GenericTag<Quotes>("@ridequote/core/Quotes")
 
 /** Any refusal that carries a wire code, from core or from the host's edge (413, 415…). */

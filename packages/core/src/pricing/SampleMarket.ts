@@ -16,6 +16,7 @@ import { solarLocalTime } from "./LocalClock.js"
 import type { DemandProfile, Tariff, TariffOffer } from "./TariffMarket.js"
 import { tariffMarket } from "./TariffMarket.js"
 
+/** The sample market's id, as quotes and the audit name it. */
 export const SAMPLE_MARKET_ID = "global-sample" as MarketId
 
 /**

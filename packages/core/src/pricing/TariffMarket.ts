@@ -22,6 +22,7 @@ export interface Tariff {
   readonly bookingFee: number
 }
 
+/** One provider's tariff for one service level. */
 export interface TariffOffer {
   readonly provider: string
   readonly serviceLevel: ServiceLevel
@@ -36,6 +37,7 @@ export interface HourlyDemand {
   readonly sigma: ReadonlyArray<number>
 }
 
+/** How demand moves prices by local hour, and how Scheduled trips and resolved routes differ. */
 export interface DemandProfile {
   readonly weekday: HourlyDemand
   readonly weekend: HourlyDemand
@@ -52,6 +54,7 @@ export interface DemandProfile {
   readonly resolvedRouteSigma: number
 }
 
+/** Everything `tariffMarket` builds a market from. */
 export interface TariffMarketSpec {
   readonly id: MarketId
   readonly name: string
@@ -99,6 +102,7 @@ export const tariffDistribution = (
   }
 }
 
+/** A market whose prices are tariffs times a lognormal demand multiplier (the sample market is one). */
 export const tariffMarket = (spec: TariffMarketSpec): Market => ({
   id: spec.id,
   name: spec.name,

@@ -25,8 +25,11 @@ const EPOCH = DateTime.unsafeMake(0)
 const MINUTE_MS = 60_000
 const DAY_MS = 86_400_000
 
+/** Any point within the contract's bounds (core's Coordinates schema). */
 export const arbitraryCoordinates: fc.Arbitrary<Coordinates> = Arbitrary.make(CoordinatesSchema)
+/** A distance within the contract's bounds, (0, 1000] km. */
 export const arbitraryDistanceKm: fc.Arbitrary<number> = Arbitrary.make(DistanceKm)
+/** A duration within the contract's bounds, (0, 1440] minutes. */
 export const arbitraryDurationMinutes: fc.Arbitrary<number> = Arbitrary.make(DurationMinutes)
 
 /**
@@ -59,6 +62,7 @@ export const arbitraryScheduleOffsetMs: fc.Arbitrary<number> = fc.oneof(
   fc.constantFrom(0, 30 * MINUTE_MS - 1, 30 * MINUTE_MS, 30 * MINUTE_MS + 1, MAX_SCHEDULE_AHEAD_DAYS * DAY_MS)
 )
 
+/** What `arbitraryQuoteRequest` varies. */
 export interface QuoteRequestOptions {
   /** The clock the request will be priced at (default: the epoch, TestClock's start). */
   readonly now?: DateTime.Utc
@@ -118,6 +122,7 @@ export const arbitraryIncompleteRouteRequest = (options: { readonly now?: DateTi
       )
     )
 
+/** What `arbitraryAccount` varies. */
 export interface AccountOptions {
   readonly status?: AccountStatus
   /** Behavior ids to choose the default and the enabled ones from (default: the built-ins). */
@@ -145,6 +150,7 @@ export const arbitraryAccount = (options: AccountOptions = {}): fc.Arbitrary<Acc
     }))
 }
 
+/** Any local time: every minute of every day of the week. */
 export const arbitraryLocalTime: fc.Arbitrary<LocalTime> = fc
   .record({ minuteOfDay: fc.integer({ min: 0, max: 1439 }), dayOfWeek: fc.integer({ min: 0, max: 6 }) })
   .map(({ dayOfWeek, minuteOfDay }) => ({
@@ -171,6 +177,7 @@ const grid = (min: number, max: number): fc.Arbitrary<number> =>
 const money = (max: number) => fc.double({ min: 0, max, noNaN: true })
 const hours = (min: number, max: number) => fc.array(grid(min, max), { minLength: 24, maxLength: 24 })
 
+/** A tariff with finite, non-negative fares and fees. */
 export const arbitraryTariff: fc.Arbitrary<Tariff> = fc.record({
   baseFare: money(10),
   perKm: money(5),
@@ -181,6 +188,7 @@ export const arbitraryTariff: fc.Arbitrary<Tariff> = fc.record({
 
 const arbitraryHourlyDemand: fc.Arbitrary<HourlyDemand> = fc.record({ median: hours(0.5, 3), sigma: hours(0, 0.8) })
 
+/** A demand profile: hourly multipliers and spreads, Scheduled damping, route uncertainty. */
 export const arbitraryDemandProfile: fc.Arbitrary<DemandProfile> = fc.record({
   weekday: arbitraryHourlyDemand,
   weekend: arbitraryHourlyDemand,
@@ -192,6 +200,7 @@ export const arbitraryDemandProfile: fc.Arbitrary<DemandProfile> = fc.record({
   resolvedRouteSigma: grid(0, 0.3)
 })
 
+/** A route profile: detour factor 1–2, speeds 5–80 km/h by hour. */
 export const arbitraryRouteProfile: fc.Arbitrary<RouteProfile> = fc.record({
   detourFactor: grid(1, 2),
   speedKmhByHour: hours(5, 80)
@@ -225,6 +234,7 @@ const arbitraryOffers: fc.Arbitrary<ReadonlyArray<TariffOffer>> = fc
   )
   .map((perProvider) => perProvider.flat())
 
+/** Everything `tariffMarket` needs, with random providers, tariffs, currency and demand. */
 export const arbitraryTariffMarketSpec: fc.Arbitrary<TariffMarketSpec> = fc
   .record({
     n: fc.integer({ min: 0, max: 9999 }),

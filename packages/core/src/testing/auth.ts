@@ -70,6 +70,7 @@ export const makeInMemorySigningKeys: Effect.Effect<SigningKeys, never, Randomne
   })
 })
 
+/** `makeInMemorySigningKeys` as a layer. */
 export const InMemorySigningKeys: Layer.Layer<SigningKeys, never, Randomness> = Layer.effect(
   SigningKeys,
   makeInMemorySigningKeys

@@ -20,6 +20,7 @@ import { InMemoryStorageLive } from "./auth.js"
 import type { InMemoryAudit } from "./pricing.js"
 import { InMemoryAuditLog } from "./pricing.js"
 
+/** What the in-memory engine provides: core's services, the in-memory ports and their test controls. */
 export type InMemoryEngine =
   | EngineServices
   | InMemoryStorage
@@ -29,6 +30,7 @@ export type InMemoryEngine =
   | RouteResolver
   | Randomness
 
+/** Settings of `makeInMemoryEngineLive`: the engine's, plus randomness and a route resolver. */
 export interface InMemoryEngineOptions extends EngineConfig {
   /** Randomness source; defaults to the OS CSPRNG. Pass `RandomnessSeeded(n)` for reproducible ids. */
   readonly randomness?: Layer.Layer<Randomness> | undefined
@@ -47,6 +49,11 @@ export const NoRouteResolver: Layer.Layer<RouteResolver> = Layer.succeed(RouteRe
     )
 })
 
+/**
+ * The whole engine on in-memory fakes (storage you can switch off, an inspectable audit) and
+ * the sample market: for tests. For a production engine in memory, see `MemoryEngineLive` in
+ * `@ridequote/engine`.
+ */
 export const makeInMemoryEngineLive = (
   options: InMemoryEngineOptions = {}
 ): Layer.Layer<InMemoryEngine, StorageUnavailable> => {
@@ -56,4 +63,5 @@ export const makeInMemoryEngineLive = (
   return makeEngineLive(options).pipe(Layer.provideMerge(ports))
 }
 
+/** `makeInMemoryEngineLive()` with its defaults. */
 export const InMemoryEngineLive: Layer.Layer<InMemoryEngine, StorageUnavailable> = makeInMemoryEngineLive()

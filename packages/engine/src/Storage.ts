@@ -1,0 +1,148 @@
+/**
+ * Where an engine keeps its accounts, tokens, signing keys and audit: in this process's
+ * memory, in a SQLite file, or in a PostgreSQL database.
+ *
+ * The two database adapters are optional peer dependencies, imported only when chosen: an
+ * engine in memory never loads (nor needs installed) SQLite's native module or the PostgreSQL
+ * client. A choice whose adapter is not installed fails to start with StorageAdapterMissing,
+ * which names the package to install.
+ */
+import type { AuditLog as AuditLogService, StoragePorts } from "@ridequote/core"
+import { AuditLog, AuditRecord, resultCode, trustedDecoder, trustedEncoder } from "@ridequote/core"
+import type { StorageUnavailable } from "@ridequote/core"
+import type { Randomness } from "@ridequote/core"
+import type { Duration } from "effect"
+import { Effect, Layer, Redacted, Schema } from "effect"
+
+/** Options every SQL storage shares. */
+export interface SqlStorageChoice {
+  /**
+   * One fixed HS256 signing key (at least 32 bytes) instead of the keys the database keeps.
+   * Every process sharing the database must then be given the same one.
+   */
+  readonly jwtSecret?: string | Redacted.Redacted<string> | undefined
+  /** Delete audit entries older than this many days (hourly, in small batches); absent keeps them. */
+  readonly auditRetentionDays?: number | undefined
+}
+
+/** A SQLite file (created, with its folder, when missing; migrated on start). */
+export interface SqliteChoice extends SqlStorageChoice {
+  readonly sqlite: string
+}
+
+/** A PostgreSQL database, by URL (`postgres://user:password@host:5432/db`; migrated on start). */
+export interface PostgresChoice extends SqlStorageChoice {
+  readonly postgres: string | Redacted.Redacted<string>
+  /** Connections this process may hold for queries (the change-feed listener holds one more). */
+  readonly poolSize?: number | undefined
+  /** Tables live in this schema (created if missing); default: the server's search_path. */
+  readonly schema?: string | undefined
+  /** Longest a statement may run before the server cancels it. */
+  readonly statementTimeout?: Duration.DurationInput | undefined
+}
+
+/**
+ * Where the engine stores its state: `"memory"` (this process only, lost at exit; the audit
+ * grows with every quote, so for tests, demos and short-lived jobs), a SQLite file, or a
+ * PostgreSQL URL (many processes on one database).
+ */
+export type StorageChoice = "memory" | SqliteChoice | PostgresChoice
+
+/** The adapter package a storage choice needs could not be loaded (most often: not installed). */
+export class StorageAdapterMissing extends Schema.TaggedError<StorageAdapterMissing>()("StorageAdapterMissing", {
+  code: resultCode("result:internal"),
+  message: Schema.String,
+  /** The package to install, e.g. `@ridequote/storage-sqlite`. */
+  adapter: Schema.String
+}) {}
+
+/** What a storage layer may fail with when it is built. */
+export type StorageStartError = StorageUnavailable | StorageAdapterMissing
+
+/** Imports an adapter package; failing to (not installed, or its native module does not load) is StorageAdapterMissing. */
+export const loadAdapter = <M>(adapter: string, importer: () => Promise<M>): Effect.Effect<M, StorageAdapterMissing> =>
+  Effect.tryPromise({
+    try: importer,
+    catch: (cause) =>
+      new StorageAdapterMissing({
+        adapter,
+        message: `this storage needs ${adapter}, which could not be loaded (install it next to @ridequote/engine: ` +
+          `npm install ${adapter}): ${cause instanceof Error ? cause.message : String(cause)}`
+      })
+  })
+
+/** The adapters, imported on first use (a bundler keeps each in a chunk of its own). */
+export const loadSqliteAdapter = loadAdapter("@ridequote/storage-sqlite", () => import("@ridequote/storage-sqlite"))
+export const loadPostgresAdapter = loadAdapter("@ridequote/storage-postgres", () => import("@ridequote/storage-postgres"))
+
+const redacted = (value: string | Redacted.Redacted<string>): Redacted.Redacted<string> =>
+  Redacted.isRedacted(value) ? value : Redacted.make(value)
+
+const sqlOptions = (choice: SqlStorageChoice) => ({
+  jwtSecret: choice.jwtSecret === undefined ? undefined : redacted(choice.jwtSecret),
+  auditRetentionDays: choice.auditRetentionDays
+})
+
+/**
+ * Every storage port in this process's memory (core's in-memory adapters); nothing survives the
+ * process. Imported when chosen, like the database adapters: a program on SQLite or PostgreSQL
+ * (the `ridequote` server among them) never loads core's testing kit.
+ */
+export const MemoryStorageLive: Layer.Layer<StoragePorts, never, Randomness> = Layer.unwrapEffect(
+  Effect.map(
+    Effect.promise(() => import("@ridequote/core/testing")),
+    (kit) =>
+      Layer.merge(
+        kit.InMemoryStorageLive,
+        Layer.effect(AuditLog, Effect.map(AuditLog, storingCopies)).pipe(Layer.provide(kit.InMemoryAuditLog))
+      )
+  )
+)
+
+const encodeRecord = trustedEncoder(AuditRecord)
+const decodeRecord = trustedDecoder(AuditRecord)
+
+/**
+ * The in-memory audit as a database keeps it: each record stored as a copy made from its JSON,
+ * so that nothing the caller holds (the quote it was answered, whose objects the record shares)
+ * can change the audit afterwards. Pages are read through `pageJson` by the facade, so what a
+ * reader gets is a copy too.
+ */
+const storingCopies = (log: AuditLogService): AuditLogService => ({
+  append: (record) => Effect.suspend(() => log.append(decodeRecord(JSON.parse(JSON.stringify(encodeRecord(record)))))),
+  page: log.page,
+  pageJson: log.pageJson
+})
+
+/**
+ * The storage ports for a choice. The SQL ones open (or create) the database and apply
+ * pending migrations when the layer is built; closing the layer commits the queued audit
+ * appends, then closes the connections.
+ */
+export const StorageLive = (choice: StorageChoice): Layer.Layer<StoragePorts, StorageStartError, Randomness> => {
+  if (choice === "memory") return MemoryStorageLive
+  if ("sqlite" in choice) {
+    return Layer.unwrapEffect(
+      Effect.map(loadSqliteAdapter, (m) => m.SqliteStorageLive({ ...sqlOptions(choice), filename: choice.sqlite }))
+    )
+  }
+  return Layer.unwrapEffect(
+    Effect.map(loadPostgresAdapter, (m) =>
+      m.PostgresStorageLive({
+        ...sqlOptions(choice),
+        url: redacted(choice.postgres),
+        poolSize: choice.poolSize,
+        schema: choice.schema,
+        statementTimeout: choice.statementTimeout
+      }))
+  )
+}
+
+/** A short description for logs: never the PostgreSQL URL's password. */
+export const describeStorage = (choice: StorageChoice): string => {
+  if (choice === "memory") return "memory"
+  if ("sqlite" in choice) return `sqlite ${choice.sqlite}`
+  const url = Redacted.isRedacted(choice.postgres) ? Redacted.value(choice.postgres) : choice.postgres
+  return `postgres ${url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@")}`
+}
+

@@ -1,0 +1,149 @@
+/**
+ * The one-call engines as Effect layers: in memory, and on a SQLite file in a temporary
+ * folder (state kept across a restart). Also: the facade on a runtime of one's own
+ * (TestClock: a token expires without waiting), and the storage adapters are never imported
+ * statically (a memory-only user installs neither).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Accounts, AuditLog, Quotes, RandomnessSeeded, RequestId, Tokens } from "@ridequote/core"
+import type { RidequoteEngine } from "@ridequote/engine"
+import { facadeOn, MemoryEngineLive, SqliteEngineLive, StorageAdapterMissing } from "@ridequote/engine"
+import { DateTime, Effect, Exit, Layer, TestClock } from "effect"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { loadAdapter } from "../src/Storage.js"
+
+const timesSquareToJfk = {
+  pickup: { latitude: 40.758, longitude: -73.9855 },
+  destination: { latitude: 40.6413, longitude: -73.7781 }
+}
+
+/** Account, token, verify, quote, audit: what an Effect embedder does with any engine. */
+const walkthrough = Effect.gen(function*() {
+  const accounts = yield* Accounts
+  const tokens = yield* Tokens
+  const quotes = yield* Quotes
+  const audit = yield* AuditLog
+  const created = yield* accounts.create({ name: "Acme Rides" })
+  const issued = yield* tokens.issue(created.apiKey, created.apiSecret)
+  const caller = yield* tokens.verify(issued.token)
+  const requestId = RequestId.make("2b0d8c2e-5a57-4c41-9d8e-0c1f3e6a7b90")
+  const quote = yield* quotes.quote(caller.account, timesSquareToJfk, { requestId, receivedAt: yield* DateTime.now })
+  const page = yield* audit.page({ accountId: caller.account.id, limit: 10 })
+  return { created, issued, quote, page }
+})
+
+describe("MemoryEngineLive", () => {
+  it.effect("prices on the shipped markets with the offline resolver, in one call", () =>
+    Effect.gen(function*() {
+      const { page, quote } = yield* walkthrough
+      expect(quote.distanceKm).toBeGreaterThan(15)
+      expect(page.entries.map((e) => e.decision)).toMatchObject([{ outcome: "quoted", market: "nyc", route: { source: "resolved" } }])
+    }).pipe(Effect.provide(MemoryEngineLive())))
+
+  it.effect("takes its markets and randomness from the options", () =>
+    Effect.gen(function*() {
+      const { created, page } = yield* walkthrough
+      expect(page.entries[0]?.decision).toMatchObject({ market: "global-sample" })
+      // Seeded randomness: the same account id every run.
+      expect(created.account.id).toBe(
+        (yield* Effect.provide(Effect.flatMap(Accounts, (a) => a.create({ name: "again" })), MemoryEngineLive({
+          markets: "sample",
+          randomness: RandomnessSeeded(7)
+        }))).account.id
+      )
+    }).pipe(Effect.provide(MemoryEngineLive({ markets: "sample", randomness: RandomnessSeeded(7) }))))
+
+  it.effect("refuses a folder of models that does not exist, at start", () =>
+    Effect.gen(function*() {
+      const exit = yield* Effect.exit(Layer.build(MemoryEngineLive({ markets: { models: "/nonexistent/models" } })))
+      expect(Exit.isFailure(exit)).toBe(true)
+      expect(JSON.stringify(exit)).toContain("MarketModelInvalid")
+    }).pipe(Effect.scoped))
+})
+
+describe("SqliteEngineLive", () => {
+  it.effect("keeps accounts, signing keys and the audit in the file across a restart", () =>
+    Effect.gen(function*() {
+      const dir = mkdtempSync(join(tmpdir(), "ridequote-engine-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+      const engine = SqliteEngineLive({ filename: join(dir, "nested", "ridequote.db") })
+      const first = yield* Effect.provide(walkthrough, engine)
+      expect(readdirSync(join(dir, "nested"))).toContain("ridequote.db")
+
+      // A second engine on the same file: the token verifies, the secret works, the quote is audited.
+      const again = yield* Effect.provide(
+        Effect.gen(function*() {
+          const tokens = yield* Tokens
+          const caller = yield* tokens.verify(first.issued.token)
+          const reissued = yield* tokens.issue(first.created.apiKey, first.created.apiSecret)
+          const page = yield* (yield* AuditLog).page({ accountId: caller.account.id, limit: 10 })
+          return { caller, reissued, page }
+        }),
+        engine
+      )
+      expect(again.caller.account.id).toBe(first.created.account.id)
+      expect(again.reissued.ttlSeconds).toBe(86_400)
+      expect(again.page.entries.map((e) => e.requestId)).toEqual([first.quote.requestId])
+    }).pipe(Effect.scoped))
+
+  it.effect("the facade on SQLite: the same walkthrough through createRidequote's storage option", () =>
+    Effect.gen(function*() {
+      const dir = mkdtempSync(join(tmpdir(), "ridequote-facade-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+      const { createRidequote } = yield* Effect.promise(() => import("@ridequote/engine"))
+      const filename = join(dir, "facade.db")
+      const result = yield* Effect.promise(async () => {
+        const rq = await createRidequote({ storage: { sqlite: filename } })
+        const created = await rq.accounts.create({ name: "On a file" })
+        const issued = await rq.tokens.issue(created.apiKey, created.apiSecret)
+        const quote = await rq.quote({ token: issued.token }, timesSquareToJfk)
+        await rq.close()
+        // Reopened: the audit entry is there.
+        const reopened = await createRidequote({ storage: { sqlite: filename } })
+        const entries = await reopened.audit.recent({ accountId: created.account.id })
+        await reopened.close()
+        return { quote, entries }
+      })
+      expect(result.entries.map((e) => e.requestId)).toEqual([result.quote.requestId])
+    }).pipe(Effect.scoped))
+})
+
+describe("the facade on a runtime of one's own", () => {
+  it.scoped("a token issued now is refused as expired once the TestClock passes its TTL (no waiting)", () =>
+    Effect.gen(function*() {
+      const runtime = yield* Layer.toRuntime(MemoryEngineLive({ markets: "sample" }))
+      // The test's own services (TestClock among them) on top of the engine's context.
+      const withTestClock = yield* Effect.runtime<RidequoteEngine>().pipe(Effect.provide(Layer.succeedContext(runtime.context)))
+      const rq = facadeOn(withTestClock, () => Promise.resolve())
+      const created = yield* Effect.promise(() => rq.accounts.create({ name: "Short-lived", tokenTtlSeconds: 60 }))
+      const issued = yield* Effect.promise(() => rq.tokens.issue(created.apiKey, created.apiSecret))
+      expect(issued.expiresAt).toBe(new Date(60_000).toISOString())
+      yield* TestClock.adjust("61 seconds")
+      const error = yield* Effect.promise(() => rq.tokens.verify(issued.token).then(() => undefined, (e: unknown) => e))
+      expect(error).toMatchObject({ code: "result:token-expired" })
+    }))
+})
+
+describe("storage adapters", () => {
+  it.effect("an adapter that cannot be loaded fails with StorageAdapterMissing, naming the package to install", () =>
+    Effect.gen(function*() {
+      const missing = "@ridequote/storage-that-is-not-installed"
+      const error = yield* Effect.flip(loadAdapter(missing, () => import(/* @vite-ignore */ missing)))
+      expect(error).toBeInstanceOf(StorageAdapterMissing)
+      expect(error.code).toBe("result:internal")
+      expect(error.message).toContain(`npm install ${missing}`)
+    }))
+
+  it("are imported only when chosen: no static import of @ridequote/storage-* anywhere in the package", () => {
+    const src = join(import.meta.dirname, "..", "src")
+    const files = readdirSync(src, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"))
+    for (const file of files) {
+      const text = readFileSync(join(src, file), "utf8")
+      const staticImports = [...text.matchAll(/^\s*(?:import|export)\s(?!type\b)[^;]*?from\s*["'](@ridequote\/storage-[^"']+)["']/gm)]
+      expect(staticImports.map((m) => `${file}: ${m[1]}`)).toEqual([])
+    }
+    expect(readFileSync(join(src, "Storage.ts"), "utf8")).toContain('import("@ridequote/storage-sqlite")')
+  })
+})

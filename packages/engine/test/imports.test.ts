@@ -1,0 +1,46 @@
+/**
+ * A memory-only user does not need the database adapters installed: running the in-memory
+ * walkthrough in its own process, with a resolve hook recording every import (dynamic ones
+ * included), no storage adapter, SQLite driver or PostgreSQL client is ever resolved. The same
+ * run on a SQLite file does resolve the SQLite adapter, so the recording is not blind.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { execFile } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
+
+const SUPPORT = join(import.meta.dirname, "support")
+
+const importsOf = async (script: string, env: Record<string, string> = {}): Promise<ReadonlyArray<string>> => {
+  const dir = mkdtempSync(join(tmpdir(), "ridequote-imports-"))
+  try {
+    const log = join(dir, "imports.log")
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "--import", join(SUPPORT, "import-recorder.mjs"), script],
+      { cwd: join(import.meta.dirname, ".."), env: { ...process.env, ...env, IMPORT_LOG: log, RQ_TMP: dir }, timeout: 60_000 }
+    )
+    expect(JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}")).toEqual({ audited: 1 })
+    return readFileSync(log, "utf8").split("\n").filter((line) => line !== "")
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const DATABASE_PACKAGES = /^(@ridequote\/storage-|better-sqlite3|@effect\/sql|pg$|pg\/)/
+
+describe("what an in-memory engine loads", () => {
+  it("no storage adapter, SQLite driver or PostgreSQL client", async () => {
+    const imports = await importsOf(join(SUPPORT, "memory-walkthrough.mjs"))
+    expect(imports).toContain("@ridequote/engine")
+    expect(imports.filter((s) => DATABASE_PACKAGES.test(s))).toEqual([])
+  })
+
+  it("while the same walkthrough on a SQLite file does load the SQLite adapter", async () => {
+    const imports = await importsOf(join(SUPPORT, "sqlite-walkthrough.mjs"))
+    expect(imports).toContain("@ridequote/storage-sqlite")
+    expect(imports.filter((s) => s.startsWith("@ridequote/storage-postgres"))).toEqual([])
+  })
+})

@@ -14,7 +14,7 @@
  */
 import { createHash, createHmac, createSecretKey, randomUUID, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import Database from "better-sqlite3"
+import Database from "../lib/sqlite.js"
 
 const need = (name: string): string => {
   const v = process.env[name]

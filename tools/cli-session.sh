@@ -68,7 +68,8 @@ run "copy" ridequote copy --from "$work/data/ridequote.db" --to "$work/data/copy
 
 echo "## Serving" >> "$out"; echo >> "$out"
 echo "\`serve\` runs until SIGTERM/SIGINT; here it is started in the background, asked whether it is ready, and stopped with SIGTERM (the JSON lines are its log on stdout)." >> "$out"; echo >> "$out"
-ridequote serve --port 18080 > serve.log 2>&1 &
+# The program itself in the background (not the shell function), so that $! is its pid.
+node "$repo/packages/server/bin/ridequote.js" serve --port 18080 > serve.log 2>&1 &
 pid=$!
 for _ in $(seq 1 300); do curl -sf http://127.0.0.1:18080/health/ready >/dev/null 2>&1 && break; sleep 0.1; done
 ready="$(curl -s http://127.0.0.1:18080/health/ready)"

@@ -111,6 +111,17 @@ describe("the compiled ridequote", { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     await expect(fetch(`${served.url}/health/live`)).rejects.toThrow()
   })
 
+  it("a `--` that a package script passes on (pnpm start -- --port N) is dropped before the options", async () => {
+    const r = await compiled(["serve", "--", "--port", "eighty"])
+    // Reached serve's own option parsing: the port is refused, not the `--`.
+    expect(r.code).not.toBe(0)
+    expect(r.stderr).toMatch(/port/i)
+    expect(r.stderr).not.toMatch(/unknown argument '--port'/)
+    const help = await compiled(["serve", "--", "--help"])
+    expect(help.code, help.stderr).toBe(0)
+    expect(help.stdout).toMatch(/^Usage: ridequote serve /)
+  })
+
   it("pnpm start in a terminal: Ctrl-C (the terminal's SIGINT and the one pnpm forwards) drains, exits 0, leaves no WAL", async (context) => {
     const pnpm = process.env["npm_execpath"]
     const hasScript = spawnSync("script", ["--version"]).status === 0

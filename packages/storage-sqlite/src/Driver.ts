@@ -4,7 +4,7 @@
  * (`@libsql/linux-x64-gnu`, …). Node-API is stable across Node versions, so one install runs on
  * every supported line (20.19+, 22, 24, 26) with no compiler and no rebuild per line; it also
  * loads in worker threads (the audit writer). Chosen by measurement against better-sqlite3 12
- * (aborts on Node 24.19+), better-sqlite3 13 (Node >= 22 only, compiled on install here) and
+ * (compiled on install; aborts on Node 24.19+), better-sqlite3 13 (segfaults on Node 20) and
  * node:sqlite (absent on Node 20): see docs/performance.md, "SQLite driver".
  *
  * Only the calls this package makes are declared here, so the driver's surface is visible in

@@ -139,8 +139,11 @@ describe("the compiled ridequote", { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       stdio: ["pipe", "pipe", "pipe"]
     })
     const served = await whenListening(child)
+    // Serving (as when an operator presses Ctrl-C), then ^C typed on the terminal.
+    expect((await fetch(`${served.url}/health/ready`)).status).toBe(200)
     child.stdin?.write("\u0003")
-    expect(await served.exited).toEqual({ code: 0, signal: null })
+    const exit = await served.exited
+    expect(exit, `${served.stdoutLines.join("\n")}\n${served.stderr()}`).toEqual({ code: 0, signal: null })
     const messages = served.stdoutLines.map((line) => line.trim())
     expect(messages.some((line) => line.includes('"message":"HTTP server drained"'))).toBe(true)
     expect(messages.some((line) => line.includes("forced exit"))).toBe(false)

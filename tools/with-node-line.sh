@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Runs a command on another Node line than the machine's, e.g.
 #   tools/with-node-line.sh 26 node node_modules/vitest/vitest.mjs run packages/server/test
-#   tools/with-node-line.sh 24.18.1 …   (an exact version works too)
+#   tools/with-node-line.sh 24.19.0 …   (an exact version works too)
 #
-# - The Node binary comes from the npm registry: `node-<platform>-<arch>@MAJOR`, the package
-#   that `npx -y node@MAJOR` installs under the hood. It is installed into a cache of its own
-#   (and never touched by npm again) because it also carries that line's C headers, which the
-#   native build below needs, and npx's cache drops them on its next run.
-# - better-sqlite3 is a native module built for one Node ABI. Its build for the requested
-#   line is made once (from the sources in its package, against those headers, in a scratch
-#   copy) and kept in a cache keyed by better-sqlite3's and Node's versions; it is swapped
-#   into the workspace for the command and the original build is put back afterwards,
-#   whatever the command's outcome, so the machine's own Node keeps working.
+# - The Node binary comes from the npm registry: `node-<platform>-<arch>@VERSION`, the package
+#   that `npx -y node@MAJOR` installs under the hood. A line (`24`) means its latest release,
+#   asked of the registry on each call; without the registry, the newest cached one is used.
+# - It is installed into a cache of its own (~/.cache/ridequote/node/VERSION; npx's cache is
+#   pruned by npm at will). The cache keeps the KEEP (4) most recently used versions: older
+#   ones are removed when a new one is installed, so a bumped "latest" does not pile up
+#   ~200 MB per release.
+# - Nothing in the workspace changes: the SQLite driver (libsql) is a Node-API binary that every
+#   line loads as installed, so there is no per-line native build or swap any more.
 # - `node` on the command's PATH is the requested line, so child processes (`serve`, the CLI)
 #   run on it too.
 set -euo pipefail
@@ -20,58 +20,44 @@ line="${1:?usage: with-node-line.sh MAJOR[.MINOR.PATCH] COMMAND...}"
 shift
 cd "$(dirname "$0")/.."
 
-cache="${XDG_CACHE_HOME:-$HOME/.cache}/ridequote"
+KEEP=4
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/ridequote/node"
 platform="$(node -p 'process.platform + "-" + process.arch')"
-prefix="$cache/node-$line"
-headers="$prefix/node_modules/node-$platform"
-node_bin="$headers/bin/node"
-if [[ ! -x "$node_bin" || ! -f "$headers/include/node/node.h" ]]; then
-  echo "== with-node-line: installing node-$platform@$line from the npm registry"
+package="node-$platform"
+
+# Caches of earlier versions of this script (one folder per line, plus better-sqlite3 builds).
+rm -rf "$cache/../native" "$cache"/../node-[0-9]*
+
+if [[ "$line" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+  version="$line"
+else
+  # Every release of the line, as JSON (one string or a list), newest by version order.
+  version="$(npm view "$package@$line" version --json 2>/dev/null | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | sort -V | tail -n 1 || true)"
+  if [[ -z "$version" ]]; then
+    version="$(ls "$cache" 2>/dev/null | grep -E "^$line\." | sort -V | tail -n 1 || true)"
+    [[ -n "$version" ]] || { echo "with-node-line: cannot resolve Node $line (no registry, nothing cached)" >&2; exit 1; }
+    echo "== with-node-line: registry not reachable, using the cached Node $version" >&2
+  fi
+fi
+
+prefix="$cache/$version"
+node_bin="$prefix/node_modules/$package/bin/node"
+if [[ ! -x "$node_bin" ]]; then
+  echo "== with-node-line: installing $package@$version from the npm registry" >&2
+  mkdir -p "$cache"
+  scratch="$(mktemp -d "$cache/.install.XXXXXX")"
+  npm install --no-save --no-package-lock --prefix "$scratch" "$package@$version" > /dev/null
+  chmod 755 "$scratch" # mktemp's 0700 would hide the binary from other users of the cache
   rm -rf "$prefix"
-  npm install --no-save --no-package-lock --prefix "$prefix" "node-$platform@$line" > /dev/null
+  mv "$scratch" "$prefix"
 fi
-abi="$("$node_bin" -p process.versions.modules)"
-version="$("$node_bin" --version)"
+touch "$prefix" # most recently used
 
-# better-sqlite3 as @effect/sql-sqlite-node resolves it (the copy the tests load).
-bsq="$(node -p 'const m = require("node:module"); const p = require("node:path");
-  const sql = require.resolve("@effect/sql-sqlite-node/package.json", { paths: ["packages/storage-sqlite"] });
-  p.dirname(m.createRequire(sql).resolve("better-sqlite3/package.json"))')"
-bsq_version="$(node -p "require('$bsq/package.json').version")"
-binary="$bsq/build/Release/better_sqlite3.node"
+# Bounded: the KEEP most recently used versions stay.
+ls -dt "$cache"/[0-9]* 2>/dev/null | tail -n +$((KEEP + 1)) | while read -r stale; do
+  echo "== with-node-line: removing the cached Node $(basename "$stale")" >&2
+  rm -rf "$stale"
+done
 
-# Keyed by the exact Node version, not only its ABI: the build compiles code from that
-# version's headers (two 24.x releases share ABI 137 but differ in node_object_wrap.h).
-cached="$cache/native/better-sqlite3-$bsq_version-node-$version-$platform.node"
-if [[ ! -f "$cached" ]]; then
-  echo "== with-node-line: building better-sqlite3 $bsq_version for Node $version (ABI $abi)"
-  started=$SECONDS
-  scratch="$(mktemp -d)"
-  cp -r "$bsq" "$scratch/better-sqlite3"
-  rm -rf "$scratch/better-sqlite3/build"
-  node_gyp="$(dirname "$(command -v npm)")/../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js"
-  [[ -f "$node_gyp" ]] || node_gyp="$(npm root -g)/npm/node_modules/node-gyp/bin/node-gyp.js"
-  (cd "$scratch/better-sqlite3" && "$node_bin" "$node_gyp" rebuild --release --nodedir="$headers" -j "$(nproc)" > build.log 2>&1) || {
-    tail -40 "$scratch/better-sqlite3/build.log" >&2
-    exit 1
-  }
-  mkdir -p "$cache/native"
-  cp "$scratch/better-sqlite3/build/Release/better_sqlite3.node" "$cached.tmp" && mv "$cached.tmp" "$cached"
-  rm -rf "$scratch"
-  echo "== with-node-line: built in $((SECONDS - started)) s"
-fi
-
-# Swapped by rename, never rewritten in place: a process that has the current build loaded
-# keeps its copy intact.
-put() { cp "$1" "$binary.swap" && mv -f "$binary.swap" "$binary"; }
-original="$(mktemp)"
-cp "$binary" "$original"
-restore() {
-  if [[ -f "$original" ]]; then put "$original" && rm -f "$original"; fi
-}
-trap restore EXIT
-trap 'exit 130' INT TERM
-put "$cached"
-
-echo "== with-node-line: Node $version: $*"
+echo "== with-node-line: Node $("$node_bin" --version): $*" >&2
 PATH="$(dirname "$node_bin"):$PATH" "$@"

@@ -14,7 +14,10 @@
  */
 import { createHash, createHmac, createSecretKey, randomUUID, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import Database from "better-sqlite3"
+// Built alone, not bundled (bench/lib/references.ts): the driver is imported by name, typed
+// with the benchmark's declaration of its calls.
+import Libsql from "libsql"
+import type { Database as Db, Options } from "../lib/sqlite.js"
 
 const need = (name: string): string => {
   const v = process.env[name]
@@ -194,7 +197,7 @@ const price = (request: QuoteRequest, departMs: number) => {
 
 // ---- audit: group commit ---------------------------------------------------------------------
 
-const db = new Database(need("BENCH_REF_DB"))
+const db = new (Libsql as unknown as new(filename: string, options?: Options) => Db)(need("BENCH_REF_DB"))
 db.pragma("journal_mode = WAL")
 db.pragma("synchronous = FULL")
 db.pragma("busy_timeout = 5000")

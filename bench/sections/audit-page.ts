@@ -7,12 +7,12 @@
  *     which is what `GET /v1/audit/recent` serves: the first page, and the page
  *     BENCH_AUDIT_DEPTH (500,000) deep via its keyset cursor;
  *   - `AuditLog.page`, the same pages decoded into records (what an embedder reads);
- *   - the same SQL on better-sqlite3 directly (no decode), and LIMIT/OFFSET at that depth.
+ *   - the same SQL on the driver directly (no decode), and LIMIT/OFFSET at that depth.
  */
 import { randomBytes } from "node:crypto"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
-import Database from "better-sqlite3"
+import Database from "../lib/sqlite.js"
 import { DateTime, Layer, ManagedRuntime, Schema } from "effect"
 import type { AccountId, AuditQuery, RequestId } from "../../packages/core/src/index.js"
 import { AuditEntry, AuditLog, uuidV4FromBytes } from "../../packages/core/src/index.js"
@@ -49,7 +49,7 @@ const build = async (): Promise<Built> => {
   const rows = auditPage.rows
   const file = auditPage.keepFile ?? join(makeTempDir("audit"), "audit.db")
   if (auditPage.keepFile !== undefined && existsSync(file)) {
-    const db = new Database(file, { readonly: true })
+    const db = new Database(file)
     try {
       const meta = db.prepare<{ hot: string; small: string; rows: number; entryBytes: number }>("SELECT hot, small, rows, entry_bytes AS entryBytes FROM bench_meta").get()
       if (meta !== undefined && meta.rows === rows) {
@@ -122,7 +122,7 @@ export const auditPageSection: Section = {
     const b = await build()
     const hotRows = Math.floor((b.rows * 3) / 5)
     const depth = Math.min(auditPage.depth, hotRows - PAGE)
-    const raw = new Database(b.file, { readonly: true })
+    const raw = new Database(b.file)
     const runtime = ManagedRuntime.make(SqlAuditLogLive().pipe(Layer.provide(SqliteClientLive(b.file))))
     try {
       const audit = await runtime.runPromise(AuditLog)
@@ -186,9 +186,9 @@ export const auditPageSection: Section = {
           run: () => pageJson(q(b.hot, true))
         },
         { name: "AuditLog.pageJson, first page, small account", times: n, run: () => pageJson(q(b.small, false)) },
-        { name: "same SQL on better-sqlite3, first page (no decode)", times: n, run: () => firstSql.all(b.hot, PAGE + 1) },
+        { name: "same SQL on the driver, first page (no decode)", times: n, run: () => firstSql.all(b.hot, PAGE + 1) },
         {
-          name: `same SQL on better-sqlite3, ${depth.toLocaleString("en-US")} deep (no decode)`,
+          name: `same SQL on the driver, ${depth.toLocaleString("en-US")} deep (no decode)`,
           times: n,
           run: () => keysetSql.all(b.hot, cursorRow.received_at_ms, cursorRow.request_id, PAGE + 1)
         },

@@ -8,7 +8,7 @@
  * - ESM with code splitting, so the commands that do not need the HTTP stack or the fitting
  *   tools never load them (they are `import()`ed where they are used).
  * - Native modules stay external and are loaded from node_modules at run time
- *   (better-sqlite3; pg-native and ws's optional helpers are never installed here).
+ *   (libsql; pg-native and ws's optional helpers are never installed here).
  * - `import.meta.url` in a workspace source is rewritten to that source file's own URL,
  *   computed relative to the bundle: @ridequote/markets finds its shipped models next to its
  *   sources ("from the installed package, not the working directory") wherever the checkout
@@ -32,7 +32,7 @@ const THIS_FILE = fileURLToPath(import.meta.url)
 
 /** Loaded from node_modules at run time, never bundled. */
 export const EXTERNAL = [
-  "better-sqlite3", // native binding, built by `pnpm install`
+  "libsql", // SQLite driver: loads its prebuilt Node-API binary (@libsql/<platform>) at run time
   "pg-native", // pg's optional native client: not installed, pg falls back to JS
   "bufferutil", // ws's optional native helpers: not installed, ws falls back to JS
   "utf-8-validate",

@@ -5,40 +5,23 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { Console, Effect, Option, Redacted, Schema } from "effect"
+import { Console, Effect, Option, Redacted } from "effect"
 import {
-  AccountId,
-  AccountNotFound,
   Accounts,
-  type AccountStatus,
   builtInBehaviors,
   DEFAULT_BEHAVIOR,
   DEFAULT_TOKEN_TTL_SECONDS,
   MAX_TOKEN_TTL_SECONDS,
   MIN_TOKEN_TTL_SECONDS
 } from "@ridequote/core"
+import { accountIdArg, parseAccountId, statusArg } from "./AccountArgs.js"
 import { withOperator } from "./Operator.js"
-import { accountTable, describeAccount, encodeAccount, printJson, SECRET_NOTICE } from "./Output.js"
+import { accountTable, countOf, describeAccount, encodeAccount, printJson, SECRET_NOTICE } from "./Output.js"
 import { databaseOption, jsonOption, settingHelp } from "./Settings.js"
 
 /** The built-in pricing behaviors, for help texts (an embedder's own are not known here). */
 const BEHAVIOR_IDS = builtInBehaviors.map((b) => b.id).join(", ")
 
-const STATUSES: ReadonlyArray<AccountStatus> = ["Active", "Pending", "Blocked"]
-
-/** Statuses are accepted as written in the contract or in lower case. */
-const statusChoices: ReadonlyArray<[string, AccountStatus]> = STATUSES.flatMap((s) => [
-  [s, s] as [string, AccountStatus],
-  [s.toLowerCase(), s] as [string, AccountStatus]
-])
-
-const accountIdArg = Args.text({ name: "ID" }).pipe(Args.withDescription("Account id (a UUID, see accounts list)"))
-
-/** An id that is not even a UUID cannot name an account: same answer as an unknown one. */
-const parseAccountId = (raw: string): Effect.Effect<AccountId, AccountNotFound> =>
-  Schema.decodeUnknown(AccountId)(raw.trim()).pipe(
-    Effect.mapError(() => new AccountNotFound({ message: `no account with id ${JSON.stringify(raw)}` }))
-  )
 
 const create = Command.make(
   "create",
@@ -130,7 +113,7 @@ const setStatus = Command.make(
   "set-status",
   {
     id: accountIdArg,
-    status: Args.choice(statusChoices, { name: "STATUS" }).pipe(Args.withDescription("Active, Pending or Blocked")),
+    status: statusArg,
     revokeTokens: Options.boolean("revoke-tokens").pipe(
       Options.withDescription("Also revoke every token the account holds (an immediate block)")
     ),
@@ -145,7 +128,7 @@ const setStatus = Command.make(
         if (json) return yield* printJson({ ...encodeAccount(result.account), revoked: result.revoked })
         yield* Console.log(
           `Account ${result.account.id} is now ${result.account.status}` +
-            (revokeTokens ? `; ${result.revoked} token(s) revoked` : "") +
+            (revokeTokens ? `; ${countOf(result.revoked, "token")} revoked` : "") +
             (result.account.status === "Active"
               ? ""
               : ".\nRunning servers refuse its quotes within their refresh interval" +

@@ -187,7 +187,19 @@ const reportFailure = <E>(cause: Cause.Cause<E>): Effect.Effect<void> => {
 }
 
 /** Runs the program on `process.argv`-shaped arguments; fails (exit 1) on any error. */
-export const runRidequote = (argv: ReadonlyArray<string>) => {
+/**
+ * argv without the `--` that package scripts pass on: `pnpm start -- --port 8080` runs
+ * `ridequote serve -- --port 8080`. Only a `--` among the leading command words is dropped
+ * (no option takes `--` as its value there, and no command takes free arguments after it).
+ */
+export const withoutScriptSeparator = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const at = argv.indexOf("--", 2)
+  if (at < 0 || argv.slice(2, at).some((word) => word.startsWith("-"))) return argv
+  return [...argv.slice(0, at), ...argv.slice(at + 1)]
+}
+
+export const runRidequote = (rawArgv: ReadonlyArray<string>) => {
+  const argv = withoutScriptSeparator(rawArgv)
   const args = argv.slice(2)
   const program = asksForHelp(args) || namesOnlyAGroup(ridequoteCommand.descriptor, args)
     ? Console.log(renderHelp(ridequoteCommand.descriptor, "ridequote", VERSION, args).trimEnd())

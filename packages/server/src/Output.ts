@@ -10,6 +10,9 @@ import { Account } from "@ridequote/core"
 /** The wire (JSON) form of an account. */
 export const encodeAccount = (account: Account): typeof Account.Encoded => Schema.encodeSync(Account)(account)
 
+/** "1 token", "2 tokens", "0 tokens". */
+export const countOf = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`
+
 /** Prints one JSON object on one line of stdout. */
 export const printJson = (value: object): Effect.Effect<void> => Console.log(JSON.stringify(value))
 

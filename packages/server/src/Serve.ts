@@ -23,6 +23,7 @@ import { collectBeforeServing, tuneHeapForServing } from "./HeapTuning.js"
 import type { ServeSettings } from "./Settings.js"
 import { describeDatabase } from "./Settings.js"
 import { requestLogLine } from "./Logging.js"
+import { handleStopSignals, STOP_LIMIT } from "./Signals.js"
 import { StorageLive } from "./Storage.js"
 
 /** Markets: the shipped models or a folder of fitted ones (sample fallback optional), or the sample market alone. */
@@ -77,8 +78,14 @@ export const ServeLive = (settings: ServeSettings) => {
 }
 
 /**
- * Runs the service until SIGTERM/SIGINT; layer finalizers do the graceful part. The heap's
- * growth is capped first (HeapTuning.ts): a server's resident size should stay flat.
+ * Runs the service until SIGTERM/SIGINT; layer finalizers do the graceful part, and further
+ * signals during it are counted, not fatal (Signals.ts; its listeners outlive the layers). The
+ * heap's growth is capped first (HeapTuning.ts): a server's resident size should stay flat.
  */
 export const serve = (settings: ServeSettings) =>
-  Effect.zipRight(Effect.sync(() => tuneHeapForServing()), Layer.launch(ServeLive(settings)))
+  Effect.scoped(
+    handleStopSignals({ limit: STOP_LIMIT, exit: (code) => process.exit(code) }).pipe(
+      Effect.zipRight(Effect.sync(() => tuneHeapForServing())),
+      Effect.zipRight(Layer.launch(ServeLive(settings)))
+    )
+  )

@@ -248,6 +248,7 @@ export const maxConnectionsOption = integerSetting({
 })
 
 export const corsOriginOption = Options.text("cors-origin").pipe(
+  Options.withPseudoName("ORIGIN"),
   Options.withDescription(
     settingHelp(
       "An origin whose browser pages may call the API (CORS), e.g. https://app.example.com; * allows any. Repeat for more; the variable takes them comma-separated.",

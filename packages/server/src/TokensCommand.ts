@@ -6,9 +6,10 @@
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { Console, Data, Effect, Option, Schema } from "effect"
-import { AccountId, AccountNotFound, Accounts, Jti, type RevokeTarget, TokenNotFound, Tokens } from "@ridequote/core"
+import { Accounts, Jti, type RevokeTarget, TokenNotFound, Tokens } from "@ridequote/core"
+import { accountIdArg, parseAccountId } from "./AccountArgs.js"
 import { withOperator } from "./Operator.js"
-import { printJson } from "./Output.js"
+import { countOf, printJson } from "./Output.js"
 import { databaseOption, jsonOption } from "./Settings.js"
 
 /** Neither or both of --jti and --all. */
@@ -35,8 +36,12 @@ const targetOf = (
 const revoke = Command.make(
   "revoke",
   {
-    account: Options.text("account").pipe(Options.withPseudoName("ID"), Options.withDescription("Account id whose token(s) to revoke")),
-    jti: Options.text("jti").pipe(Options.withPseudoName("JTI"), Options.withDescription("The token's jti"), Options.optional),
+    account: accountIdArg,
+    jti: Options.text("jti").pipe(
+      Options.withPseudoName("JTI"),
+      Options.withDescription("The id (jti claim) of the one token to revoke"),
+      Options.optional
+    ),
     all: Options.boolean("all").pipe(Options.withDescription("Revoke every token the account holds")),
     json: jsonOption,
     database: databaseOption
@@ -45,9 +50,7 @@ const revoke = Command.make(
     Effect.gen(function*() {
       // Checked before the database is opened: a usage mistake should not need one.
       const target = yield* targetOf(jti, all)
-      const accountId = yield* Schema.decodeUnknown(AccountId)(account.trim()).pipe(
-        Effect.mapError(() => new AccountNotFound({ message: `no account with id ${JSON.stringify(account)}` }))
-      )
+      const accountId = yield* parseAccountId(account)
       return yield* withOperator(
         database,
         Effect.gen(function*() {
@@ -65,7 +68,7 @@ const revoke = Command.make(
           )
           if (json) return yield* printJson({ accountId, revoked: result.revoked })
           yield* Console.log(
-            `Revoked ${result.revoked} token(s) of account ${accountId}` +
+            `Revoked ${countOf(result.revoked, "token")} of account ${accountId}` +
               (result.revoked === 0 && target._tag === "Token" ? " (it was already revoked)" : "") +
               "; running servers refuse them within their refresh interval."
           )

@@ -277,6 +277,42 @@ describe("accounts rotate-secret", () => {
   })
 })
 
+describe("the words of the account commands", () => {
+  it("an account id is the positional ACCOUNT_ID everywhere; a status is listed once and taken in any case", async () => {
+    for (const [command, usage] of [
+      [["accounts", "show"], /ridequote accounts show .*<ACCOUNT_ID>/s],
+      [["accounts", "set-status"], /ridequote accounts set-status .*<ACCOUNT_ID> <STATUS>\n/s],
+      [["tokens", "revoke"], /ridequote tokens revoke .*<ACCOUNT_ID>/s]
+    ] as const) {
+      const help = await run([...command, "--help"])
+      expect(help.stdout).toMatch(usage)
+      expect(help.stdout).not.toContain("--account")
+    }
+    const setStatus = (await run(["accounts", "set-status", "--help"])).stdout
+    expect(setStatus.match(/Pending/g)).toHaveLength(1)
+    expect(setStatus).toContain("Active, Pending or Blocked (any case)")
+
+    const database = dir.file("words.db")
+    const a = await create(database)
+    const blocked = await run(["accounts", "set-status", a.id, "BLOCKED", "--database", database])
+    expect(blocked.stdout, blocked.stderr).toContain("is now Blocked")
+    const bad = await run(["accounts", "set-status", a.id, "Frozen", "--database", database])
+    expect(bad.ok).toBe(false)
+    expect(bad.stderr).toContain('STATUS must be Active, Pending or Blocked, not "Frozen"')
+  })
+
+  it("counts are written with the noun's right number: 1 token, 0 tokens", async () => {
+    const database = dir.file("plural.db")
+    const a = await create(database)
+    const issued = await issue(database, a.apiKey, a.apiSecret)
+    if (issued._tag === "Left") throw new Error(issued.left.message)
+    const one = await run(["tokens", "revoke", a.id, "--all", "--database", database])
+    expect(one.stdout).toContain(`Revoked 1 token of account ${a.id}`)
+    const none = await run(["accounts", "set-status", a.id, "Blocked", "--revoke-tokens", "--database", database])
+    expect(none.stdout).toContain("; 0 tokens revoked")
+  })
+})
+
 describe("tokens revoke", () => {
   it("--jti revokes that token only; --all revokes the rest", async () => {
     const database = dir.file("tokens.db")
@@ -284,16 +320,16 @@ describe("tokens revoke", () => {
     const [t1, t2, t3] = await Promise.all([1, 2, 3].map(() => issue(database, a.apiKey, a.apiSecret)))
     if (t1?._tag !== "Right" || t2?._tag !== "Right" || t3?._tag !== "Right") throw new Error("issue failed")
 
-    const one = await run(["tokens", "revoke", "--account", a.id, "--jti", t1.right.jti, "--json", "--database", database])
+    const one = await run(["tokens", "revoke", a.id, "--jti", t1.right.jti, "--json", "--database", database])
     expect(one.ok, one.stderr).toBe(true)
     expect(json(one.stdout)).toEqual({ accountId: a.id, revoked: 1 })
     expect((await verify(database, t1.right.token))._tag).toBe("Left")
     expect((await verify(database, t2.right.token))._tag).toBe("Right")
 
-    const again = await run(["tokens", "revoke", "--account", a.id, "--jti", t1.right.jti, "--json", "--database", database])
+    const again = await run(["tokens", "revoke", a.id, "--jti", t1.right.jti, "--json", "--database", database])
     expect(json(again.stdout)).toEqual({ accountId: a.id, revoked: 0 })
 
-    const all = await run(["tokens", "revoke", "--account", a.id, "--all", "--json", "--database", database])
+    const all = await run(["tokens", "revoke", a.id, "--all", "--json", "--database", database])
     expect(json(all.stdout)).toEqual({ accountId: a.id, revoked: 2 })
     expect((await verify(database, t3.right.token))._tag).toBe("Left")
   })
@@ -305,11 +341,11 @@ describe("tokens revoke", () => {
     const tb = await issue(database, b.apiKey, b.apiSecret)
     if (tb._tag !== "Right") throw new Error("issue failed")
     const cases: ReadonlyArray<[ReadonlyArray<string>, RegExp]> = [
-      [["--account", a.id], /--jti .* --all/],
-      [["--account", a.id, "--all", "--jti", tb.right.jti], /not both/],
-      [["--account", "6f1c2c3e-9a44-4f7e-8a59-0b8e2f3c1d2a", "--all"], /not found|no account/i],
+      [[a.id], /--jti .* --all/],
+      [[a.id, "--all", "--jti", tb.right.jti], /not both/],
+      [["6f1c2c3e-9a44-4f7e-8a59-0b8e2f3c1d2a", "--all"], /not found|no account/i],
       // Another account's token is not found, as through the API (tenant isolation).
-      [["--account", a.id, "--jti", tb.right.jti], /not found|no token/i]
+      [[a.id, "--jti", tb.right.jti], /not found|no token/i]
     ]
     for (const [args, message] of cases) {
       const r = await run(["tokens", "revoke", ...args, "--database", database])

@@ -2,9 +2,10 @@
  * The compiled program (`pnpm build` → packages/server/dist, run as `pnpm ridequote` and
  * `pnpm start` run it: node packages/server/bin/ridequote.js, no TypeScript loader): its help,
  * its usage errors, and `serve` on a temporary SQLite file with the shipped markets, stopped by
- * SIGTERM directly and through `pnpm start`.
+ * SIGTERM directly and through `pnpm start`, and Ctrl-C on `pnpm start` in a terminal.
  */
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
+import { existsSync } from "node:fs"
 import { afterAll, describe, expect, it } from "vitest"
 import {
   childEnv,
@@ -108,5 +109,45 @@ describe("the compiled ridequote", { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(served.stdoutLines.join("\n")).toContain("HTTP server drained")
     // The server itself is gone too, not orphaned: its port refuses connections.
     await expect(fetch(`${served.url}/health/live`)).rejects.toThrow()
+  })
+
+  it("a `--` that a package script passes on (pnpm start -- --port N) is dropped before the options", async () => {
+    const r = await compiled(["serve", "--", "--port", "eighty"])
+    // Reached serve's own option parsing: the port is refused, not the `--`.
+    expect(r.code).not.toBe(0)
+    expect(r.stderr).toMatch(/port/i)
+    expect(r.stderr).not.toMatch(/unknown argument '--port'/)
+    const help = await compiled(["serve", "--", "--help"])
+    expect(help.code, help.stderr).toBe(0)
+    expect(help.stdout).toMatch(/^Usage: ridequote serve /)
+  })
+
+  it("pnpm start in a terminal: Ctrl-C (the terminal's SIGINT and the one pnpm forwards) drains, exits 0, leaves no WAL", async (context) => {
+    const pnpm = process.env["npm_execpath"]
+    const hasScript = spawnSync("script", ["--version"]).status === 0
+    if (pnpm === undefined || !/pnpm/.test(pnpm) || !hasScript) {
+      console.warn("SKIPPED: needs pnpm (npm_execpath, as under `pnpm test`) and script(1) for a pseudo-terminal")
+      return context.skip()
+    }
+    const database = dir.file("ctrl-c.db")
+    // script(1) runs `pnpm start` on a new pseudo-terminal; a ^C written to its input is typed
+    // there, and the terminal sends SIGINT to the whole foreground group (pnpm and the server).
+    const command = `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(pnpm)} start --port 0`
+    const child = spawn("script", ["-qec", command, "/dev/null"], {
+      cwd: REPO_ROOT,
+      env: childEnv({ RIDEQUOTE_DATABASE: database }),
+      stdio: ["pipe", "pipe", "pipe"]
+    })
+    const served = await whenListening(child)
+    // Serving (as when an operator presses Ctrl-C), then ^C typed on the terminal.
+    expect((await fetch(`${served.url}/health/ready`)).status).toBe(200)
+    child.stdin?.write("\u0003")
+    const exit = await served.exited
+    expect(exit, `${served.stdoutLines.join("\n")}\n${served.stderr()}`).toEqual({ code: 0, signal: null })
+    const messages = served.stdoutLines.map((line) => line.trim())
+    expect(messages.some((line) => line.includes('"message":"HTTP server drained"'))).toBe(true)
+    expect(messages.some((line) => line.includes("forced exit"))).toBe(false)
+    expect(messages.join("\n")).not.toContain("ELIFECYCLE")
+    expect(existsSync(`${database}-wal`)).toBe(false)
   })
 })

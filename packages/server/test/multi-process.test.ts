@@ -94,7 +94,7 @@ describe("several serve processes and the CLI on one SQLite file", { timeout: PR
     const tokenB = tokenOf(await issueToken(b.url, account.apiKey, account.apiSecret))
     expect((await me(b.url, tokenA)).status).toBe(200)
 
-    const cli = await runCliProcess(["tokens", "revoke", "--account", account.id, "--all", "--json"], {
+    const cli = await runCliProcess(["tokens", "revoke", account.id, "--all", "--json"], {
       RIDEQUOTE_DATABASE: database
     })
     expect(cli.code, cli.stderr).toBe(0)

@@ -142,7 +142,7 @@ describe.runIf(postgresAvailable)("three serve processes on one PostgreSQL datab
     )
     for (const served of instances) expect((await me(served.url, forged)).status).toBe(200)
 
-    const cli = await runCliProcess(["tokens", "revoke", "--account", account.id, "--all", "--json"], { RIDEQUOTE_DATABASE: db.url })
+    const cli = await runCliProcess(["tokens", "revoke", account.id, "--all", "--json"], { RIDEQUOTE_DATABASE: db.url })
     expect(cli.code, cli.stderr).toBe(0)
     expect(JSON.parse(cli.stdout)).toEqual({ accountId: account.id, revoked: 1 })
     for (const served of instances) {

@@ -1,12 +1,16 @@
 /**
  * How `serve` ends: killed outright it loses no acknowledged quote (an answer is given only after its audit entry is durable); asked to stop
- * (SIGTERM) it finishes what is in flight, flushes the audit and exits 0.
+ * (SIGTERM) it finishes what is in flight, flushes the audit and exits 0. A second SIGINT or
+ * SIGTERM during the stop does not cut it short; a third forces the exit.
  */
+import { existsSync } from "node:fs"
 import { Agent, request } from "node:http"
+import { connect } from "node:net"
 import { afterAll, describe, expect, it } from "vitest"
 import { createAccountWithCli, field, issueToken, me, quote, SAMPLE_QUOTE, tokenOf } from "./support/Api.js"
 import { auditedRequestIds } from "./support/Audit.js"
 import { startServe, stopAll, tempDir, PROCESS_TEST_TIMEOUT_MS } from "./support/Processes.js"
+import type { Served } from "./support/Processes.js"
 
 const dir = tempDir("shutdown")
 const env = (database: string) => ({ RIDEQUOTE_DATABASE: database, RIDEQUOTE_RATE_LIMIT: "0" })
@@ -154,5 +158,107 @@ describe("graceful stop: SIGTERM while requests are in flight", { timeout: PROCE
     served.child.kill("SIGTERM")
     expect(await served.exited).toEqual({ code: 0, signal: null })
     await expect(me(served.url, "x")).rejects.toThrow()
+  })
+})
+
+/**
+ * A request the server has begun (its headers parsed: Node answered `100 Continue`) but whose
+ * body is not finished: it holds the drain until `finish` sends the rest.
+ */
+const holdRequest = async (url: string) => {
+  const { hostname, port } = new URL(url)
+  const socket = connect(Number(port), hostname)
+  let received = ""
+  const body = JSON.stringify(SAMPLE_QUOTE)
+  const continued = new Promise<void>((resolve, reject) => {
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString("utf8")
+      if (received.includes("100 Continue")) resolve()
+    })
+    socket.once("error", reject)
+  })
+  const closed = new Promise<string>((resolve) => socket.once("close", () => resolve(received)))
+  socket.write(
+    `POST /v1/quote HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nexpect: 100-continue\r\n\r\n${body.slice(0, 10)}`
+  )
+  await continued
+  return {
+    finish: () => socket.end(body.slice(10)),
+    /** Everything the server sent on the connection, once it is closed. */
+    closed
+  }
+}
+
+/** Resolves when `served` logs a line whose message contains `text`. */
+const logged = (served: Served, text: string): Promise<void> =>
+  new Promise((resolve) => {
+    const check = () => {
+      if (!served.stdoutLines.some((line) => messageOf(line).includes(text))) return
+      served.child.stdout?.off("data", check)
+      resolve()
+    }
+    served.child.stdout?.on("data", check)
+    check()
+  })
+
+const messageOf = (line: string): string => {
+  try {
+    return String((JSON.parse(line) as { message?: unknown }).message)
+  } catch {
+    return line
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe("more signals during the stop", { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  // Two signals of one kind sent before the first is delivered merge into one (the kernel keeps
+  // one pending signal per kind; on a loaded machine delivery can take longer than 5 ms), so the
+  // close pairs are of two kinds, and a pair of one kind is timed from the first one's delivery
+  // (its `stopping` line), as when pnpm forwards the terminal's Ctrl-C.
+  const pairs = [
+    { gapMs: 0, first: "SIGINT", second: "SIGTERM", fromDelivery: false },
+    { gapMs: 5, first: "SIGTERM", second: "SIGINT", fromDelivery: false },
+    { gapMs: 50, first: "SIGINT", second: "SIGINT", fromDelivery: true },
+    { gapMs: 200, first: "SIGTERM", second: "SIGTERM", fromDelivery: true }
+  ] as const
+  for (const { first, fromDelivery, gapMs, second } of pairs) {
+    it(`${first}, then ${second} ${gapMs} ms later: the drain goes on, the request in flight is answered, exit 0, no WAL left`, async () => {
+      const database = dir.file(`two-signals-${gapMs}.db`)
+      const served = await startServe(env(database), [], "compiled")
+      const held = await holdRequest(served.url)
+      served.child.kill(first)
+      if (fromDelivery) await logged(served, `${first}: stopping`)
+      await sleep(gapMs)
+      served.child.kill(second)
+      // Either may be delivered first (two pending signals arrive in signal-number order).
+      await logged(served, " again: still stopping")
+      held.finish()
+      // Answered (401: it carries no token), not cut off.
+      expect(await held.closed).toMatch(/HTTP\/1\.1 401 /)
+      expect(await served.exited).toEqual({ code: 0, signal: null })
+      const messages = served.stdoutLines.map(messageOf)
+      expect(messages).toContain("HTTP server drained")
+      expect(messages.filter((m) => m.startsWith("forced exit"))).toEqual([])
+      // The database was closed cleanly: the last connection's close removes the WAL.
+      expect(existsSync(`${database}-wal`)).toBe(false)
+    })
+  }
+
+  it("a third signal forces the exit at once (1), with a log line, although a request is still in flight", async () => {
+    const served = await startServe(env(dir.file("three-signals.db")), [], "compiled")
+    const held = await holdRequest(served.url)
+    served.child.kill("SIGINT")
+    await logged(served, "SIGINT: stopping")
+    served.child.kill("SIGINT")
+    await logged(served, "SIGINT again: still stopping")
+    served.child.kill("SIGTERM")
+    expect(await served.exited).toEqual({ code: 1, signal: null })
+    expect(served.stdoutLines.map(messageOf)).toContain(
+      "forced exit: SIGTERM received a third time; what was not yet drained or flushed is lost"
+    )
+    // The connection ends with the process: no final answer after the `100 Continue`.
+    expect(await held.closed).not.toMatch(/HTTP\/1\.1 [2-5][0-9]{2} /)
   })
 })

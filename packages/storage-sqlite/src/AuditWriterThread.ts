@@ -1,5 +1,5 @@
 /**
- * Audit commits on a worker thread. better-sqlite3 is synchronous: on the main connection every
+ * Audit commits on a worker thread. The SQLite driver is synchronous: on the main connection every
  * group commit held the event loop for its fsync (0.5 ms median, 4 ms p90 measured here under
  * synchronous=FULL), during which no request was parsed, priced or answered. The writer thread
  * has its own connection to the same file and commits each batch there; the event loop only
@@ -13,21 +13,15 @@
  * batches in flight fail with StorageUnavailable (503 for their quotes, nothing acknowledged
  * that was not committed) and the next batch starts a new thread.
  */
-import { createRequire } from "node:module"
 import { Worker } from "node:worker_threads"
 import { StorageUnavailable } from "@ridequote/core"
 import type { AuditDone } from "@ridequote/core"
 import type { AuditRow, CallbackCommit } from "@ridequote/storage-sql"
 import { Cause, Effect, Exit, Option, Runtime, Scope } from "effect"
+import { driverPath } from "./Driver.js"
 import { BUSY_TIMEOUT_MS } from "./SqliteClient.js"
 
 const WORKER = new URL("./audit-writer.worker.cjs", import.meta.url)
-
-/**
- * The driver, by absolute path, resolved from here as the main connection's is (the same
- * better-sqlite3 version is pinned in this package and in @effect/sql-sqlite-node).
- */
-const driverPath = (): string => createRequire(import.meta.url).resolve("better-sqlite3")
 
 const failed = (reason: string) => new StorageUnavailable({ message: `storage failed during audit append: ${reason}` })
 

@@ -1,24 +1,26 @@
 /**
- * The SQLite connection ridequote runs on: better-sqlite3 through @effect/sql-sqlite-node, in
- * WAL mode (set by the client) with the pragmas below applied to its one connection.
+ * The SQLite connection ridequote runs on: the libsql driver (Driver.ts) through our own
+ * SqlClient (LibsqlClient.ts), in WAL mode with the pragmas below applied to its one connection.
  */
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import * as SqlClient from "@effect/sql/SqlClient"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { StorageUnavailable } from "@ridequote/core"
 import { migrate } from "@ridequote/storage-sql"
+import * as LibsqlClient from "./LibsqlClient.js"
 import { Cause, Effect, Layer } from "effect"
-import type { ConfigError } from "effect"
 import type { SqlError } from "@effect/sql/SqlError"
 
 /** How long a write waits for another process's write lock before failing with SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5_000
 
 /**
- * - `busy_timeout`: several `serve` processes and the CLI share one file; a writer waits for
- *   the lock rather than failing at once. (better-sqlite3 is synchronous: the wait blocks
- *   this process's event loop, so long transactions elsewhere are felt here.)
+ * - `busy_timeout` (first, so that the pragmas below wait too): several `serve` processes and
+ *   the CLI share one file; a writer waits for the lock rather than failing at once. (The
+ *   driver is synchronous: the wait blocks this process's event loop, so long transactions
+ *   elsewhere are felt here.)
+ * - `journal_mode = WAL`: readers never block the writer; several processes share the file.
+ *   (`:memory:` has no WAL: SQLite answers "memory" and carries on.)
  * - `synchronous = FULL`: in WAL mode NORMAL may lose the last commits on power loss, and an
  *   acknowledged audit entry must survive that; group commit amortises the extra fsync.
  * - `foreign_keys = ON`: SQLite leaves REFERENCES unchecked unless asked.
@@ -26,6 +28,7 @@ export const BUSY_TIMEOUT_MS = 5_000
 const applyPragmas = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+  yield* sql`PRAGMA journal_mode = WAL`
   yield* sql`PRAGMA synchronous = FULL`
   yield* sql`PRAGMA foreign_keys = ON`
 })
@@ -44,7 +47,7 @@ const createParentDirectory = (filename: string) =>
       })
   })
 
-const cannotOpen = (filename: string) => (cause: Cause.Cause<StorageUnavailable | ConfigError.ConfigError | SqlError>) => {
+const cannotOpen = (filename: string) => (cause: Cause.Cause<StorageUnavailable | SqlError>) => {
   const error = Cause.squash(cause)
   return Layer.fail(
     error instanceof StorageUnavailable
@@ -55,12 +58,10 @@ const cannotOpen = (filename: string) => (cause: Cause.Cause<StorageUnavailable 
   )
 }
 
-/** A SqliteClient (also provided as the generic SqlClient) on `filename`, directory created if missing. */
-export const SqliteClientLive = (
-  filename: string
-): Layer.Layer<SqliteClient.SqliteClient | SqlClient.SqlClient, StorageUnavailable> =>
+/** The SqlClient on `filename`, directory created if missing. */
+export const SqliteClientLive = (filename: string): Layer.Layer<SqlClient.SqlClient, StorageUnavailable> =>
   Layer.effectDiscard(applyPragmas).pipe(
-    Layer.provideMerge(SqliteClient.layer({ filename })),
+    Layer.provideMerge(LibsqlClient.layer({ filename, timeoutMs: BUSY_TIMEOUT_MS })),
     Layer.provide(Layer.effectDiscard(createParentDirectory(filename))),
     Layer.catchAllCause(cannotOpen(filename))
   )

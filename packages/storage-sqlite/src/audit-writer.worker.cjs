@@ -4,6 +4,7 @@
 // TypeScript loader: it runs as is under tsx, vitest and the compiled build alike.
 "use strict"
 const { parentPort, workerData } = require("node:worker_threads")
+// The driver of Driver.ts (libsql), by the absolute path the main thread resolved.
 const Database = require(workerData.driver)
 
 const db = new Database(workerData.filename, { timeout: workerData.busyTimeoutMs })
@@ -18,7 +19,8 @@ const insert = db.prepare(
   "INSERT INTO audit (request_id, account_id, received_at_ms, entry) VALUES (?, ?, ?, ?) ON CONFLICT (request_id) DO NOTHING"
 )
 const commit = db.transaction((rows) => {
-  for (const row of rows) insert.run(row[0], row[1], row[2], row[3])
+  // Each row is already the statement's positional parameters, as one array.
+  for (const row of rows) insert.run(row)
 })
 
 parentPort.on("message", (message) => {

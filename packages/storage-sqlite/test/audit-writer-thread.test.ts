@@ -2,7 +2,6 @@
  * The audit writer thread: commits wait on their own thread, not on the event loop; a failed
  * commit is answered (503 for its quotes), never left hanging; acknowledged rows are on disk.
  */
-import { createRequire } from "node:module"
 import { Worker } from "node:worker_threads"
 import { AuditLog, StorageUnavailable } from "@ridequote/core"
 import type { AuditRecord } from "@ridequote/core"
@@ -12,9 +11,8 @@ import type { SqliteStorageOptions } from "../src/index.js"
 import { SqliteStorageLive } from "../src/index.js"
 import { auditRecord, makeAccount, tempDirectory } from "./fixtures.js"
 
-type Database = import("better-sqlite3").Database
-const require = createRequire(import.meta.url)
-const Driver = require("better-sqlite3") as typeof import("better-sqlite3")
+import type { Database } from "../src/Driver.js"
+import { driverPath, openDatabase } from "../src/Driver.js"
 
 const dir = tempDirectory()
 
@@ -29,7 +27,7 @@ const withAudit = <A>(
     Effect.scoped(
       Effect.gen(function*() {
         const context = yield* Layer.build(storage)
-        const raw = yield* Effect.acquireRelease(Effect.sync(() => new Driver(filename)), (db) => Effect.sync(() => db.close()))
+        const raw = yield* Effect.acquireRelease(Effect.sync(() => openDatabase(filename, { timeoutMs: 5_000 })), (db) => Effect.sync(() => db.close()))
         return yield* Effect.provide(body(raw, filename), context)
       })
     )
@@ -48,7 +46,7 @@ const holdWriteLock = (filename: string, holdMs: number): Promise<Worker> =>
       db.exec("BEGIN IMMEDIATE")
       parentPort.postMessage("locked")
       setTimeout(() => { db.exec("COMMIT"); db.close() }, workerData.holdMs)`,
-      { eval: true, workerData: { driver: require.resolve("better-sqlite3"), filename, holdMs } }
+      { eval: true, workerData: { driver: driverPath(), filename, holdMs } }
     )
     holder.once("message", () => resolve(holder))
     holder.once("error", reject)
@@ -68,7 +66,7 @@ const timerDelayWhileLocked = (writer: SqliteStorageOptions["auditWriter"]) =>
       )
       yield* Fiber.join(append)
       yield* Effect.promise(() => holder.terminate())
-      const stored = raw.prepare("SELECT count(*) AS n FROM audit WHERE request_id = ?").get(record.requestId) as { n: number }
+      const stored = raw.prepare("SELECT count(*) AS n FROM audit WHERE request_id = ?").all([record.requestId])[0] as { n: number }
       return { firedAfter, stored: stored.n }
     }))
 
@@ -115,7 +113,7 @@ describe("audit writer thread", () => {
         const submitted = (record: AuditRecord) =>
           Effect.async<StorageUnavailable | undefined>((resume) => submit(record, (failure) => resume(Effect.succeed(failure))))
         const stored = (id: string) =>
-          (raw.prepare("SELECT count(*) AS n FROM audit WHERE request_id = ?").get(id) as { n: number }).n
+          (raw.prepare("SELECT count(*) AS n FROM audit WHERE request_id = ?").all([id])[0] as { n: number }).n
         const account = makeAccount().id
         const record = auditRecord(account, Date.UTC(2026, 10, 23))
         const ok = yield* submitted(record)

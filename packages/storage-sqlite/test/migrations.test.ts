@@ -55,7 +55,7 @@ describe("migrations", () => {
       expect(after).toEqual({ objects: before, applied: expectedIds, keys: 1 })
     }))
 
-  // Separate processes: in one process better-sqlite3's synchronous busy wait would block the
+  // Separate processes: in one process the driver's synchronous busy wait would block the
   // very event loop the lock holder needs to finish, so only processes show the real behaviour.
   it.live("run by two processes at once: both succeed and the schema is applied once", () =>
     Effect.gen(function*() {

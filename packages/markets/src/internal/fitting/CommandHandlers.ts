@@ -270,5 +270,6 @@ export const runBacktestCommand = (o: BacktestCommandOptions) =>
       Effect.provide(MarketsLive(selection))
     )
     if (o.json) return yield* Console.log(JSON.stringify({ ...summary, output: o.output }))
-    yield* Console.log(`${summary.lines} lines: ${summary.quoted} quoted, ${summary.errors} errors → ${o.output}`)
+    const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`
+    yield* Console.log(`${count(summary.lines, "line")}: ${summary.quoted} quoted, ${count(summary.errors, "error")} → ${o.output}`)
   })

@@ -25,6 +25,7 @@ const handlers = Effect.promise(() => import("./CommandHandlers.js"))
 /** `--routes offline|empirical|osrm=URL`, parsed (`describe`: what it means for the command). */
 const routesWith = (describe: string) =>
   Options.text("routes").pipe(
+    Options.withPseudoName("RESOLVER"),
     Options.withDescription(describe),
     Options.withDefault("offline"),
     Options.mapEffect((text) =>
@@ -37,18 +38,21 @@ export const routesOption = routesWith(
   "Route resolver for trips without distance and duration: offline (default; what inferred-route spreads are calibrated on), empirical (observed routes between cells), or osrm=URL (an OSRM-compatible server, offline fallback)"
 )
 
-const inputs = Options.file("input").pipe(
+const inputs = Options.text("input").pipe(
+  Options.withPseudoName("CSV"),
   Options.repeated,
   Options.withDescription("Trip-record CSV file, plain or gzip-compressed (.gz); repeat for several files of one format")
 )
 const format = Options.choice("format", SOURCE_FORMATS).pipe(Options.withDescription("Column layout of the input files"))
-const zones = Options.file("zones").pipe(
+const zones = Options.text("zones").pipe(
+  Options.withPseudoName("ZONES_CSV"),
   Options.withDescription("NYC taxi-zone centroids CSV (LocationID, centroid_lon, centroid_lat): needed for zone-level NYC files"),
   Options.optional
 )
 const quiet = Options.boolean("quiet").pipe(Options.withDescription("No progress lines on stderr"))
 const json = Options.boolean("json").pipe(Options.withDescription("Print the summary as one JSON object on stdout"))
 const minProviderRows = Options.integer("min-provider-rows").pipe(
+  Options.withPseudoName("ROWS"),
   Options.withDescription("Providers with fewer training rows are pooled as \"other\""),
   Options.withDefault(300)
 )
@@ -60,16 +64,26 @@ export const fitCommand = Command.make(
     inputs,
     format,
     zones,
-    out: Options.file("out").pipe(Options.withDescription("Where to write the model JSON")),
-    id: Options.text("id").pipe(Options.withDescription("Market id (default: nyc / chicago by format)"), Options.optional),
-    name: Options.text("name").pipe(Options.withDescription("Market name"), Options.optional),
+    out: Options.text("out").pipe(Options.withPseudoName("MODEL_JSON"), Options.withDescription("Where to write the model JSON")),
+    id: Options.text("id").pipe(
+      Options.withPseudoName("MARKET_ID"),
+      Options.withDescription("Market id (default: nyc / chicago by format)"),
+      Options.optional
+    ),
+    name: Options.text("name").pipe(Options.withPseudoName("NAME"), Options.withDescription("Market name"), Options.optional),
     timeZone: Options.text("time-zone").pipe(
+      Options.withPseudoName("IANA_ZONE"),
       Options.withDescription("IANA time zone of the records' local times (default by format)"),
       Options.optional
     ),
-    currency: Options.text("currency").pipe(Options.withDefault("USD")),
+    currency: Options.text("currency").pipe(
+      Options.withPseudoName("CODE"),
+      Options.withDescription("ISO 4217 currency of the fares"),
+      Options.withDefault("USD")
+    ),
     serviceLevel: Options.choice("service-level", SERVICE_LEVELS).pipe(Options.withDefault("Standard" as ServiceLevel)),
     holdout: Options.float("holdout").pipe(
+      Options.withPseudoName("SHARE"),
       Options.withDescription("Share of rows held out at random for `market evaluate` (never fitted)"),
       Options.withDefault(0.2)
     ),
@@ -87,19 +101,25 @@ export const fitCommand = Command.make(
 export const evaluateCommand = Command.make(
   "evaluate",
   {
-    model: Options.file("model").pipe(Options.withDescription("Model file written by `market fit`")),
+    model: Options.text("model").pipe(Options.withPseudoName("MODEL_JSON"), Options.withDescription("Model file written by `market fit`")),
     inputs,
     format,
     zones,
     cuts: Options.text("cut").pipe(
+      Options.withPseudoName("DATE"),
       Options.repeated,
       Options.withDescription("Forward split: fit before this local date YYYY-MM-DD, score after it (repeat; default: three cuts in the last half of the records)")
     ),
     horizonMonths: Options.integer("horizon-months").pipe(
+      Options.withPseudoName("MONTHS"),
       Options.withDescription("Months scored after each cut (ends early where a new tariff regime begins)"),
       Options.withDefault(3)
     ),
-    plot: Options.file("plot").pipe(Options.withDescription("Write the reliability plot (SVG) here"), Options.optional),
+    plot: Options.text("plot").pipe(
+      Options.withPseudoName("SVG"),
+      Options.withDescription("Write the reliability plot (SVG) here"),
+      Options.optional
+    ),
     routes: routesWith(
       "osrm=URL: also measure an OSRM-compatible server's route accuracy on up to 2,000 trips per forward split (offline and empirical are always measured)"
     ),
@@ -127,9 +147,16 @@ export const marketCommand = Command.make("market").pipe(
 export const backtestCommand = Command.make(
   "backtest",
   {
-    input: Options.file("input").pipe(Options.withDescription("JSON lines: {id?, pickup, destination, distanceKm?, durationMinutes?, at}")),
-    output: Options.file("output").pipe(Options.withDescription("JSON lines: one quote (or error) per input line")),
+    input: Options.text("input").pipe(
+      Options.withPseudoName("TRIPS_JSONL"),
+      Options.withDescription("JSON lines: {id?, pickup, destination, distanceKm?, durationMinutes?, at}")
+    ),
+    output: Options.text("output").pipe(
+      Options.withPseudoName("QUOTES_JSONL"),
+      Options.withDescription("JSON lines: one quote (or error) per input line")
+    ),
     markets: Options.text("markets").pipe(
+      Options.withPseudoName("DIR|none"),
       Options.withDescription(
         "Folder of market models, or `none` for the sample market only. Default: the shipped markets with the sample market where they do not serve."
       ),

@@ -21,6 +21,9 @@ const FIELD_NAME = /^[A-Za-z_$][A-Za-z0-9_$-]{0,31}$/
 const pathSegment = (p: PropertyKey): string | number =>
   typeof p === "number" ? p : typeof p === "string" && FIELD_NAME.test(p) ? p : "<field>"
 
+/** A path as `details` shows it: numbers as they are, names only when they look like one. */
+export const fieldPath = (path: ReadonlyArray<PropertyKey>): Array<string | number> => path.map(pathSegment)
+
 const toFieldIssue = (issue: { readonly path: ReadonlyArray<PropertyKey>; readonly message: string }): FieldIssue => ({
   path: issue.path.map(pathSegment),
   message: withoutValue(issue.message)

@@ -243,7 +243,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
           Effect.locally(CurrentRequest, Option.some(identity)),
           Effect.catchAllCause((cause) => {
             // The client went away: there is nobody to answer.
-            if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+            if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
             return Effect.map(
               failureHead(
                 cause,

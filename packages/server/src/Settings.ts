@@ -311,6 +311,8 @@ export interface StorageSettings {
     readonly current: Redacted.Redacted<Uint8Array>
     readonly previous: ReadonlyArray<Redacted.Redacted<Uint8Array>>
   }>
+  /** Without a KEK in the environment: the file holding it (created on first use; KeyEncryptionKeyFile.ts). */
+  readonly keyEncryptionKeyFile: Option.Option<string>
 }
 
 const wholeNumberIn = (variable: string, min: number, max: number) => (value: number) =>
@@ -319,7 +321,7 @@ const wholeNumberIn = (variable: string, min: number, max: number) => (value: nu
     : Effect.fail(new SettingInvalid({ message: `${variable} must be a whole number in ${min}..${max}, got ${value}` }))
 
 /** 32 bytes, written as base64 or base64url (e.g. `openssl rand -base64 32`). */
-const decodeKek = (variable: string) => (value: Redacted.Redacted<string>) => {
+export const decodeKek = (variable: string) => (value: Redacted.Redacted<string>) => {
   const text = Redacted.value(value).trim()
   const bytes = /^[A-Za-z0-9+/_-]+={0,2}$/.test(text) ? Buffer.from(text, text.includes("-") || text.includes("_") ? "base64url" : "base64") : Buffer.alloc(0)
   return bytes.length === KEK_BYTES
@@ -364,7 +366,17 @@ export const storageSettings: Effect.Effect<StorageSettings, SettingInvalid | Co
           : []
       })
       : Option.none()
-    return { poolSize, statementTimeout: Duration.seconds(statementTimeout), auditRetentionDays, keyEncryption }
+    const keyEncryptionKeyFile = Option.filter(
+      yield* Config.option(Config.string("RIDEQUOTE_KEY_ENCRYPTION_KEY_FILE")),
+      (path) => path.trim() !== ""
+    )
+    return {
+      poolSize,
+      statementTimeout: Duration.seconds(statementTimeout),
+      auditRetentionDays,
+      keyEncryption,
+      keyEncryptionKeyFile
+    }
   }
 )
 

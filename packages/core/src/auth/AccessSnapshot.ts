@@ -7,7 +7,7 @@
 import { Clock, Context, Duration, Effect, Either, Layer, Option, Queue, Stream } from "effect"
 import { AccessViewStale } from "../Errors.js"
 import type { StorageUnavailable } from "../Errors.js"
-import type { AccountId, Jti } from "../Ids.js"
+import type { AccountId, Jti, KeyId } from "../Ids.js"
 import { AccessFeed } from "../ports/AccessFeed.js"
 import type { AccessChange } from "../ports/AccessFeed.js"
 import { AccountStore } from "../ports/AccountStore.js"
@@ -37,6 +37,10 @@ export interface AccessSnapshot {
   readonly account: (id: AccountId) => Effect.Effect<Option.Option<StoredAccount>, StorageUnavailable>
   /** The account as last seen, without loading it: undefined when this view has not seen it yet. */
   readonly cachedAccount: (id: AccountId) => StoredAccount | undefined
+  /** True once signing key `kid` was retired at once (`keys retire`): its tokens are refused. */
+  readonly isKeyRetired: (kid: string) => boolean
+  /** Applies a key retirement made on this instance, before the feed brings it back. */
+  readonly markKeyRetired: (kid: KeyId) => Effect.Effect<void>
   /** Applies a revocation made on this instance, before the feed brings it back. */
   readonly markRevoked: (jti: Jti, expiresAtMs: number) => Effect.Effect<void>
   /** Applies an account change made on this instance (ignored when an equal or newer version is held). */
@@ -79,6 +83,9 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
     // Plain mutable maps: `isRevoked` must answer synchronously on the hot path, and every
     // mutation below happens inside one synchronous step, so no fiber sees a half-applied change.
     const revoked = new Map<string, number>(start.revoked.map((r) => [r.jti, r.expiresAtMs]))
+    // Keys retired at once while this instance runs (its key ring may still hold them until it
+    // reloads; a ring loaded after the retirement never does). Few, and never forgotten.
+    const retiredKeys = new Set<string>()
     const accounts = new Map<AccountId, StoredAccount>()
     /**
      * Keeps the newest version only: a feed reload, a first load and this instance's own update
@@ -113,6 +120,8 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
       for (const change of changes) {
         if (change._tag === "TokenRevoked") {
           if (change.expiresAtMs > nowMs) revoked.set(change.jti, change.expiresAtMs)
+        } else if (change._tag === "KeyRetired") {
+          retiredKeys.add(change.kid)
         } else {
           changedAccounts.add(change.accountId)
         }
@@ -184,6 +193,8 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
           })
         }),
       markRevoked: (jti, expiresAtMs) => Effect.sync(() => void revoked.set(jti, expiresAtMs)),
+      isKeyRetired: (kid) => retiredKeys.size !== 0 && retiredKeys.has(kid),
+      markKeyRetired: (kid) => Effect.sync(() => void retiredKeys.add(kid)),
       accountChanged: (account) => Effect.sync(() => remember(account)),
       refresh
     })

@@ -30,6 +30,8 @@ import {
   parseDatabaseLocation,
   portOption,
   maxConnectionsOption,
+  maxConnectionsPerAddressOption,
+  headersTimeoutOption,
   corsOriginOption,
   validateCorsOrigins,
   rateLimitOption,
@@ -64,6 +66,8 @@ const serveCommand = Command.make(
     rateLimit: rateLimitOption,
     requestTimeout: requestTimeoutOption,
     maxConnections: maxConnectionsOption,
+    headersTimeout: headersTimeoutOption,
+    maxConnectionsPerAddress: maxConnectionsPerAddressOption,
     corsOrigins: corsOriginOption
   },
   (options) =>
@@ -78,6 +82,10 @@ const serveCommand = Command.make(
         rateLimit: yield* validateRateLimit(options.rateLimit),
         requestTimeoutMs: 1000 * (yield* validateCount("request-timeout", "RIDEQUOTE_REQUEST_TIMEOUT")(options.requestTimeout)),
         maxConnections: yield* validateCount("max-connections", "RIDEQUOTE_MAX_CONNECTIONS")(options.maxConnections),
+        headersTimeoutMs: 1000 * (yield* validateCount("headers-timeout", "RIDEQUOTE_HEADERS_TIMEOUT")(options.headersTimeout)),
+        maxConnectionsPerAddress: yield* validateCount("max-connections-per-address", "RIDEQUOTE_MAX_CONNECTIONS_PER_ADDRESS")(
+          options.maxConnectionsPerAddress
+        ),
         corsOrigins: yield* validateCorsOrigins(options.corsOrigins),
         jwtSecret: yield* jwtSecretConfig
       }

@@ -15,10 +15,19 @@ import type { StoredAccount } from "../ports/AccountStore.js"
 
 export const DEFAULT_REFRESH_INTERVAL = Duration.seconds(5)
 /**
- * A view older than this refuses bearer calls (503) rather than honour a token that may have
- * been revoked elsewhere (docs/security.md, "Failing closed").
+ * The longest refresh interval, and the most a view may ever be out of date: a view older than
+ * `stalenessBoundOf` (two refresh intervals, never more than this) refuses bearer calls (503)
+ * rather than honour a token that may have been revoked elsewhere (docs/security.md,
+ * "Failing closed").
  */
 export const MAX_STALENESS = Duration.seconds(60)
+
+/**
+ * How old a view may be before it is refused: two refresh intervals (one missed or slow read
+ * is tolerated, a second is not), never over MAX_STALENESS. 10 s with the default 5 s interval.
+ */
+export const stalenessBoundOf = (config?: AccessSnapshotConfig): Duration.Duration =>
+  Duration.min(Duration.times(refreshIntervalOf(config), 2), MAX_STALENESS)
 
 export interface AccessSnapshotConfig {
   /** How often to read the change feed; clamped to (0, 60 s]. */
@@ -26,7 +35,10 @@ export interface AccessSnapshotConfig {
 }
 
 export interface AccessSnapshot {
-  /** Fails with AccessViewStale when the last successful refresh is older than MAX_STALENESS. */
+  /**
+   * Fails with AccessViewStale when the last successful refresh is older than the staleness
+   * bound (`stalenessBoundOf`), or when a pushed change could not be read since.
+   */
   readonly ensureFresh: Effect.Effect<void, AccessViewStale>
   /** `ensureFresh` at a time the caller has already read (token verification reads the clock once). */
   readonly freshAt: (nowMs: number) => Either.Either<void, AccessViewStale>
@@ -75,7 +87,7 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
     const feed = yield* AccessFeed
     const store = yield* AccountStore
     const interval = refreshIntervalOf(config)
-    const maxStalenessMs = Duration.toMillis(MAX_STALENESS)
+    const maxStalenessMs = Duration.toMillis(stalenessBoundOf(config))
 
     const startedMs = yield* Clock.currentTimeMillis
     const start = yield* feed.start(startedMs)
@@ -97,6 +109,12 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
     }
     let cursor = start.cursor
     let lastRefreshedMs = startedMs
+    /**
+     * A push said a change was committed and the read behind it failed: this view is known to
+     * miss something (a revocation, perhaps), so it is refused until a read succeeds, however
+     * recent the last good one.
+     */
+    let missedPushedChange = false
 
     const dropExpired = (nowMs: number) => {
       for (const [jti, expiresAtMs] of revoked) if (expiresAtMs <= nowMs) revoked.delete(jti)
@@ -139,6 +157,7 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
         if (next.changes.length === 0) {
           dropExpired(nowMs)
           lastRefreshedMs = nowMs
+          missedPushedChange = false
           return
         }
       }
@@ -164,7 +183,15 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
     if (feed.wakeups !== undefined) {
       const pending = yield* Queue.sliding<void>(1)
       yield* Stream.runForEach(feed.wakeups, () => Queue.offer(pending, undefined)).pipe(Effect.forkScoped)
-      yield* Queue.take(pending).pipe(Effect.zipRight(refreshOrKeep("pushed")), Effect.forever, Effect.forkScoped)
+      const pushedRead = refresh.pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.zipRight(
+            Effect.sync(() => void (missedPushedChange = true)),
+            Effect.logWarning("access snapshot could not read a pushed change; refusing bearer calls until a read succeeds", cause)
+          )
+        )
+      )
+      yield* Queue.take(pending).pipe(Effect.zipRight(pushedRead), Effect.forever, Effect.forkScoped)
     }
 
     const stale = new AccessViewStale({
@@ -173,7 +200,7 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
 
     const fresh = Either.right(undefined)
     const freshAt = (nowMs: number): Either.Either<void, AccessViewStale> =>
-      nowMs - lastRefreshedMs > maxStalenessMs ? Either.left(stale) : fresh
+      nowMs - lastRefreshedMs > maxStalenessMs || missedPushedChange ? Either.left(stale) : fresh
 
     return AccessSnapshot.of({
       ensureFresh: Effect.flatMap(Clock.currentTimeMillis, freshAt),
@@ -202,7 +229,8 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
 
 /**
  * The snapshot as a scoped layer: reads the feed's start at build, then refreshes every
- * `refreshInterval` (default 5 s, at most 60 s) until the scope closes.
+ * `refreshInterval` (default 5 s, at most 60 s) until the scope closes; it fails closed when
+ * its view is older than two intervals (`stalenessBoundOf`) or a pushed change went unread.
  */
 export const AccessSnapshotLive = (
   config?: AccessSnapshotConfig

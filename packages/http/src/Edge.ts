@@ -21,7 +21,7 @@ import { RidequoteApi } from "./Api.js"
 import { makeCorsPolicy, mergeVary } from "./internal/Cors.js"
 import type { CorsHeaders } from "./internal/Cors.js"
 import { callerRequestId, CurrentRequest, newRequestIdentity } from "./internal/CurrentRequest.js"
-import { DOCS_PATH, OPENAPI_PATH } from "./internal/DocsPage.js"
+import { DOCS_PATH, DOCS_SCRIPT_PATH, OPENAPI_PATH } from "./internal/DocsPage.js"
 import { endpointPath } from "./internal/EndpointPaths.js"
 import { errorBody, isRenderableError } from "./ErrorTable.js"
 import type { RenderableError } from "./ErrorTable.js"
@@ -34,7 +34,8 @@ import { joinedHeader, originForm, repeatedHeader, repeatedHeaderError } from ".
 /** Routes served next to the API endpoints (by `HttpHostLive`), for 405 and metrics labels. */
 export const DOCUMENT_ROUTES: ReadonlyArray<readonly [method: string, path: string]> = [
   ["GET", OPENAPI_PATH],
-  ["GET", DOCS_PATH]
+  ["GET", DOCS_PATH],
+  ["GET", DOCS_SCRIPT_PATH]
 ]
 
 /** Path → methods served there. Every path of this service is static. */

@@ -30,7 +30,7 @@ const errnoOf = (e: unknown): string | undefined =>
  * linked into place: `link` fails when the name exists, so of two processes starting at once
  * exactly one KEK wins, and no reader ever sees a half-written file.
  */
-const createIfMissing = (path: string): void => {
+const createIfMissing = (path: string): boolean => {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
   const temporary = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`
   const fd = openSync(temporary, "wx", 0o600)
@@ -42,8 +42,10 @@ const createIfMissing = (path: string): void => {
   }
   try {
     linkSync(temporary, path)
+    return true
   } catch (e) {
     if (errnoOf(e) !== "EEXIST") throw e
+    return false
   } finally {
     unlinkSync(temporary)
   }
@@ -52,13 +54,14 @@ const createIfMissing = (path: string): void => {
 /** The KEK in `path`, creating the file on first use; refused when others may read it. */
 export const keyEncryptionKeyFromFile = (path: string): Effect.Effect<Redacted.Redacted<Uint8Array>, SettingInvalid> =>
   Effect.gen(function*() {
+    let created = false
     const text = yield* Effect.try({
       try: () => {
         try {
           statSync(path)
         } catch (e) {
           if (errnoOf(e) !== "ENOENT") throw e
-          createIfMissing(path)
+          created = createIfMissing(path)
         }
         const mode = statSync(path).mode & 0o777
         if ((mode & 0o077) !== 0) {
@@ -78,5 +81,12 @@ export const keyEncryptionKeyFromFile = (path: string): Effect.Effect<Redacted.R
               "set RIDEQUOTE_KEY_ENCRYPTION_KEY_FILE to a writable place or RIDEQUOTE_KEY_ENCRYPTION_KEY"
           })
     })
-    return yield* decodeKek(`the key-encryption key file ${path}`)(Redacted.make(text))
+    const kek = yield* decodeKek(`the key-encryption key file ${path}`)(Redacted.make(text))
+    if (created) {
+      yield* Effect.logWarning(
+        `created the key-encryption key file ${path}: the signing keys are sealed under it. ` +
+          "Back it up apart from the database (docs/security.md, \"Signing keys at rest\")"
+      )
+    }
+    return kek
   })

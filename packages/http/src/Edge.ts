@@ -29,7 +29,7 @@ import { invalidRequestFromDecodeError } from "./internal/FieldIssues.js"
 import { RidequoteHttpConfig } from "./HttpConfig.js"
 import { InternalError, MethodNotAllowed, UnknownRoute } from "./HttpErrors.js"
 import { recordRequest } from "./internal/Metrics.js"
-import { joinedHeader, originForm, repeatedHeader, repeatedHeaderError } from "./internal/RequestReading.js"
+import { joinedHeader, makeNearMiss, originForm, repeatedHeader, repeatedHeaderError } from "./internal/RequestReading.js"
 
 /** Routes served next to the API endpoints (by `HttpHostLive`), for 405 and metrics labels. */
 export const DOCUMENT_ROUTES: ReadonlyArray<readonly [method: string, path: string]> = [
@@ -203,6 +203,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
     const config = yield* RidequoteHttpConfig
     const cors = makeCorsPolicy(config.corsOrigins)
     const routes = routeMethods()
+    const nearMiss = makeNearMiss(routes.keys())
     return (app: HttpApp.Default) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
@@ -212,8 +213,9 @@ export const EdgeLive = HttpApiBuilder.middleware(
         // What the answer and the log line carry: the caller's own id when well-formed.
         const responseId = callerRequestId(request.headers["x-request-id"]) ?? requestId
         // One reading of the head (RequestReading.ts): the exact path, the target's host, no
-        // single-valued header twice. Routers normalize paths (case, `//`, `;matrix`): only a
-        // path that is a route as sent reaches the router.
+        // single-valued header twice. Routers normalize paths (case, `//`, `;matrix`): a path
+        // that is one of our routes only once normalized is refused here; other unknown paths
+        // go on to the router (a host may add routes of its own next to the API).
         const target = originForm(request.url, request.headers["host"])
         const path = typeof target === "string" ? pathOf(target) : pathOf(request.url)
         const route = routes.has(path) ? path : "unmatched"
@@ -221,7 +223,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
         const headProblem = typeof target !== "string"
           ? target
           : route === "unmatched"
-          ? new UnknownRoute({ message: `no route for ${path}` })
+          ? (nearMiss(path) ? new UnknownRoute({ message: `no route for ${path}` }) : undefined)
           : routes.get(path)?.includes(request.method) === true
           ? repeatedHeaderProblem(request)
           : undefined

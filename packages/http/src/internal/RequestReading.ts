@@ -87,3 +87,35 @@ export const originForm = (target: string, host: string | undefined): string | I
   return rest.startsWith("/") ? rest : `/${rest}`
 }
 
+
+/**
+ * A path as a lenient router might read it: `;params` dropped from each segment, escapes
+ * decoded, empty and `.` segments dropped, `..` applied, lower case, no trailing slash.
+ */
+export const lenientPath = (path: string): string => {
+  let decoded = path
+  try {
+    decoded = decodeURIComponent(path)
+  } catch {
+    // A malformed escape: compared as sent.
+  }
+  const segments: Array<string> = []
+  for (const raw of decoded.split("/")) {
+    const segment = raw.split(";")[0]!.trim().toLowerCase()
+    if (segment === "" || segment === ".") continue
+    if (segment === "..") segments.pop()
+    else segments.push(segment)
+  }
+  return `/${segments.join("/")}`
+}
+
+/**
+ * Whether `path`, not a route as sent, is one once read leniently: such a near miss is refused
+ * (404) rather than handed to a router that might normalize it into the route. Paths that are
+ * no route of ours at all go on to the router, where a host's own routes may answer them.
+ */
+export const makeNearMiss = (routes: Iterable<string>) => {
+  const lenient = new Set<string>()
+  for (const route of routes) lenient.add(lenientPath(route))
+  return (path: string): boolean => lenient.has(lenientPath(path))
+}

@@ -340,7 +340,8 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
       }
       const ids = { requestId, responseId, startMs }
       // A credentials or content header sent twice: Node kept the first, a proxy may have read
-      // another (RequestReading.ts). The Host-and-path checks are the listener's, below.
+      // another (RequestReading.ts). Targets and near-miss paths never get here: they are not a
+      // hot route's exact key, so the fallback's edge reads them.
       const repeated = repeatedHeader(request.rawHeaders)
       if (repeated !== undefined) {
         return fail(route, request, response, Cause.fail(repeatedHeaderError(repeated)), requestId, responseId, startMs, false)

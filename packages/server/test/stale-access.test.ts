@@ -3,10 +3,13 @@
  * an instance that was paused while a token was revoked elsewhere, and that finds the database
  * gone when it wakes, answers bearer calls 503 result:unavailable — never 200 for the revoked
  * token — once its view is older than two refresh intervals, and recovers by itself (401
- * token-revoked) when the database returns. The PostgreSQL server is the test's own (a private
- * cluster it starts and stops), not the machine's shared one.
+ * token-revoked) when the database returns; and an instance told of a change (NOTIFY) that it
+ * cannot read answers 503 at once, long before that bound. The PostgreSQL server is the test's
+ * own (a private cluster it starts and stops), not the machine's shared one.
  */
+import * as Pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
+import { FEED_CHANNEL } from "@ridequote/storage-sql"
 import { codeOf, createAccountWithCli, field, issueToken, me, pollUntil, revoke, tokenOf } from "./support/Api.js"
 import { PROCESS_TEST_TIMEOUT_MS, startServe, stopAll } from "./support/Processes.js"
 import { type PrivatePostgres, privatePostgresAvailable, startPrivatePostgres } from "./support/PrivatePostgres.js"
@@ -18,15 +21,16 @@ const BOUND_MS = 2 * REFRESH_SECONDS * 1000
 const jtiOf = (token: string): unknown =>
   field(JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")), "jti")
 
-let pg: PrivatePostgres | undefined
+const clusters: Array<PrivatePostgres> = []
 afterAll(async () => {
   await stopAll()
-  pg?.remove()
+  for (const cluster of clusters) cluster.remove()
 })
 
 describe.runIf(privatePostgresAvailable)("stale access data fails closed", { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it("a paused instance that missed a revoke and lost the database answers 503, never 200, then recovers", async () => {
-    pg = await startPrivatePostgres()
+    const pg = await startPrivatePostgres()
+    clusters.push(pg)
     const env = { RIDEQUOTE_DATABASE: pg.url, RIDEQUOTE_RATE_LIMIT: "0", RIDEQUOTE_REFRESH_INTERVAL: String(REFRESH_SECONDS) }
     const [a, b] = await Promise.all([startServe(env), startServe(env)])
     if (a === undefined || b === undefined) throw new Error("instances did not start")
@@ -64,5 +68,45 @@ describe.runIf(privatePostgresAvailable)("stale access data fails closed", { tim
     }, (r) => r.status === 401, 30_000, 100)
     expect(codeOf(reply)).toBe("result:token-revoked")
     expect(seen).not.toContain(200)
+  })
+
+  it("told of a change it cannot read (NOTIFY, then its read fails), an instance answers 503 at once, then recovers", async () => {
+    const pg = await startPrivatePostgres()
+    clusters.push(pg)
+    // A 60 s interval makes the staleness bound 60 s: whatever answers 503 below is the NOTIFY rule.
+    const env = {
+      RIDEQUOTE_DATABASE: pg.url,
+      RIDEQUOTE_RATE_LIMIT: "0",
+      RIDEQUOTE_REFRESH_INTERVAL: "60",
+      RIDEQUOTE_DB_STATEMENT_TIMEOUT: "1"
+    }
+    const served = await startServe(env)
+    const account = await createAccountWithCli(pg.url, "Unread Change")
+    const token = tokenOf(await issueToken(served.url, account.apiKey, account.apiSecret))
+    expect((await me(served.url, token)).status).toBe(200)
+
+    // The feed cannot be read (the table is locked), and a change is announced.
+    const admin = new Pg.Client({ connectionString: pg.url })
+    await admin.connect()
+    try {
+      await admin.query("BEGIN")
+      await admin.query("LOCK TABLE access_changes IN ACCESS EXCLUSIVE MODE")
+      const notifier = new Pg.Client({ connectionString: pg.url })
+      await notifier.connect()
+      await notifier.query("SELECT pg_notify($1, '')", [FEED_CHANNEL])
+      await notifier.end()
+      const { reply: refused } = await pollUntil(() => me(served.url, token), (r) => r.status === 503, 20_000, 50)
+      expect(codeOf(refused)).toBe("result:unavailable")
+    } finally {
+      await admin.query("ROLLBACK")
+      await admin.end()
+    }
+    // Readable again: the next read (the next wake-up, or the scheduled one) ends the refusal.
+    const again = new Pg.Client({ connectionString: pg.url })
+    await again.connect()
+    await again.query("SELECT pg_notify($1, '')", [FEED_CHANNEL])
+    await again.end()
+    const { reply: back } = await pollUntil(() => me(served.url, token), (r) => r.status === 200, 20_000, 50)
+    expect(back.status).toBe(200)
   })
 })

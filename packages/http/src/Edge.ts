@@ -21,7 +21,7 @@ import { RidequoteApi } from "./Api.js"
 import { makeCorsPolicy, mergeVary } from "./internal/Cors.js"
 import type { CorsHeaders } from "./internal/Cors.js"
 import { callerRequestId, CurrentRequest, newRequestIdentity } from "./internal/CurrentRequest.js"
-import { DOCS_PATH, OPENAPI_PATH } from "./internal/DocsPage.js"
+import { DOCS_PATH, DOCS_SCRIPT_PATH, OPENAPI_PATH } from "./internal/DocsPage.js"
 import { endpointPath } from "./internal/EndpointPaths.js"
 import { errorBody, isRenderableError } from "./ErrorTable.js"
 import type { RenderableError } from "./ErrorTable.js"
@@ -29,11 +29,13 @@ import { invalidRequestFromDecodeError } from "./internal/FieldIssues.js"
 import { RidequoteHttpConfig } from "./HttpConfig.js"
 import { InternalError, MethodNotAllowed, UnknownRoute } from "./HttpErrors.js"
 import { recordRequest } from "./internal/Metrics.js"
+import { joinedHeader, makeNearMiss, originForm, repeatedHeader, repeatedHeaderError } from "./internal/RequestReading.js"
 
 /** Routes served next to the API endpoints (by `HttpHostLive`), for 405 and metrics labels. */
 export const DOCUMENT_ROUTES: ReadonlyArray<readonly [method: string, path: string]> = [
   ["GET", OPENAPI_PATH],
-  ["GET", DOCS_PATH]
+  ["GET", DOCS_PATH],
+  ["GET", DOCS_SCRIPT_PATH]
 ]
 
 /** Path → methods served there. Every path of this service is static. */
@@ -208,6 +210,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
     const config = yield* RidequoteHttpConfig
     const cors = makeCorsPolicy(config.corsOrigins)
     const routes = routeMethods()
+    const nearMiss = makeNearMiss(routes.keys())
     return (app: HttpApp.Default) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
@@ -216,9 +219,26 @@ export const EdgeLive = HttpApiBuilder.middleware(
         const { requestId } = identity
         // What the answer and the log line carry: the caller's own id when well-formed.
         const responseId = callerRequestId(request.headers["x-request-id"]) ?? requestId
-        const path = pathOf(request.url)
+        // One reading of the head (RequestReading.ts): the exact path, the target's host, no
+        // single-valued header twice. Routers normalize paths (case, `//`, `;matrix`): a path
+        // that is one of our routes only once normalized is refused here; other unknown paths
+        // go on to the router (a host may add routes of its own next to the API).
+        const target = originForm(request.url, request.headers["host"])
+        const path = typeof target === "string" ? pathOf(target) : pathOf(request.url)
         const route = routes.has(path) ? path : "unmatched"
         const method = methodLabel(request.method)
+        const headProblem = typeof target !== "string"
+          ? target
+          : route === "unmatched"
+          ? (nearMiss(path) ? new UnknownRoute({ message: `no route for ${path}` }) : undefined)
+          : routes.get(path)?.includes(request.method) === true
+          ? repeatedHeaderProblem(request)
+          : undefined
+        const served = headProblem !== undefined
+          ? Effect.fail(headProblem)
+          : target === request.url
+          ? app
+          : Effect.provideService(app, HttpServerRequest.HttpServerRequest, request.modify({ url: target as string }))
 
         if (cors !== undefined && request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined) {
           const methods = routes.get(path)
@@ -229,11 +249,11 @@ export const EdgeLive = HttpApiBuilder.middleware(
           }
         }
 
-        const response = yield* app.pipe(
+        const response = yield* served.pipe(
           Effect.locally(CurrentRequest, Option.some(identity)),
           Effect.catchAllCause((cause) => {
             // The client went away: there is nobody to answer.
-            if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+            if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
             return Effect.map(
               failureHead(
                 cause,
@@ -251,6 +271,17 @@ export const EdgeLive = HttpApiBuilder.middleware(
       })
   })
 )
+
+/**
+ * A single-valued header sent twice, as a 400: from the raw header list when the host gives one
+ * (Node's, whose `headers` keep the first Authorization and drop the rest), else from values
+ * joined by the platform (the Fetch API joins repeats with ", ").
+ */
+const repeatedHeaderProblem = (request: HttpServerRequest.HttpServerRequest): InvalidRequest | undefined => {
+  const rawHeaders = (request.source as { readonly rawHeaders?: unknown }).rawHeaders
+  const name = Array.isArray(rawHeaders) ? repeatedHeader(rawHeaders as Array<string>) : joinedHeader(request.headers)
+  return name === undefined ? undefined : repeatedHeaderError(name)
+}
 
 /** JSON bodies are `application/json; charset=utf-8` (docs/api.md). */
 const withJsonCharset = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse =>

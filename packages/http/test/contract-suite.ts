@@ -334,6 +334,24 @@ export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer, 
           }
         }))
 
+      it.effect("a token minted with our key but dated ahead, never expiring or living over 366 days → 401 result:token-invalid", () =>
+        Effect.gen(function*() {
+          const { token } = yield* signedIn()
+          const claims = claimsOf(token)
+          const nowS = Math.floor(Date.now() / 1000)
+          const forged = [
+            // An hour ahead: would outlive a revoke-all's cutoff.
+            { ...claims, jti: randomUUID(), iat: nowS + 3600, exp: nowS + 7200 },
+            // Never expires.
+            { ...claims, jti: randomUUID(), iat: nowS - 5, exp: Number.MAX_SAFE_INTEGER },
+            { ...claims, jti: randomUUID(), iat: nowS - 5, exp: nowS - 5 + 31_622_401 }
+          ]
+          for (const bad of forged) {
+            const r = yield* call("GET", "/v1/customer/me", { token: yield* signWithServiceKey(bad) })
+            expectError(r, 401, "result:token-invalid")
+          }
+        }))
+
       it.effect("a token past its exp → 401 result:token-expired", () =>
         Effect.gen(function*() {
           const { token } = yield* signedIn()

@@ -13,6 +13,7 @@ import * as Command from "@effect/cli/Command"
 import * as Descriptor from "@effect/cli/CommandDescriptor"
 import * as ValidationError from "@effect/cli/ValidationError"
 import { Cause, ConfigError, Console, Data, Effect, Layer, Option } from "effect"
+import { SigningKeys } from "@ridequote/core"
 import { marketsSelection } from "@ridequote/markets"
 import { backtestCommand, marketCommand } from "@ridequote/markets/cli"
 import { accountsCommand } from "./AccountsCommand.js"
@@ -29,6 +30,8 @@ import {
   parseDatabaseLocation,
   portOption,
   maxConnectionsOption,
+  maxConnectionsPerAddressOption,
+  headersTimeoutOption,
   corsOriginOption,
   validateCorsOrigins,
   rateLimitOption,
@@ -43,7 +46,7 @@ import {
   validateRefreshInterval,
   validateRoutes
 } from "./Settings.js"
-import { migrateDatabase } from "./Storage.js"
+import { migrateDatabase, StorageLive } from "./Storage.js"
 import { copyCommand } from "./CopyCommand.js"
 import { keysCommand } from "./KeysCommand.js"
 import { tokensCommand } from "./TokensCommand.js"
@@ -63,6 +66,8 @@ const serveCommand = Command.make(
     rateLimit: rateLimitOption,
     requestTimeout: requestTimeoutOption,
     maxConnections: maxConnectionsOption,
+    headersTimeout: headersTimeoutOption,
+    maxConnectionsPerAddress: maxConnectionsPerAddressOption,
     corsOrigins: corsOriginOption
   },
   (options) =>
@@ -77,6 +82,10 @@ const serveCommand = Command.make(
         rateLimit: yield* validateRateLimit(options.rateLimit),
         requestTimeoutMs: 1000 * (yield* validateCount("request-timeout", "RIDEQUOTE_REQUEST_TIMEOUT")(options.requestTimeout)),
         maxConnections: yield* validateCount("max-connections", "RIDEQUOTE_MAX_CONNECTIONS")(options.maxConnections),
+        headersTimeoutMs: 1000 * (yield* validateCount("headers-timeout", "RIDEQUOTE_HEADERS_TIMEOUT")(options.headersTimeout)),
+        maxConnectionsPerAddress: yield* validateCount("max-connections-per-address", "RIDEQUOTE_MAX_CONNECTIONS_PER_ADDRESS")(
+          options.maxConnectionsPerAddress
+        ),
         corsOrigins: yield* validateCorsOrigins(options.corsOrigins),
         jwtSecret: yield* jwtSecretConfig
       }
@@ -98,6 +107,9 @@ const migrateCommand = Command.make(
     Effect.gen(function*() {
       const location = yield* parseDatabaseLocation(database)
       yield* migrateDatabase(location)
+      // Opening the storage loads the signing keys, which seals any still stored in plain (a
+      // database from before keys were sealed by default) under the key-encryption key.
+      yield* Effect.provide(SigningKeys, StorageLive(location, yield* jwtSecretConfig))
       if (json) return yield* printJson({ database: describeDatabase(location), upToDate: true })
       yield* Console.log(`Database ${describeDatabase(location)} is up to date.`)
     })

@@ -6,12 +6,12 @@
  */
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { Console, Effect, Layer } from "effect"
+import { Console, Effect, Either, Layer } from "effect"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { StorageUnavailable } from "@ridequote/core"
-import { loadPostgres, loadSql, loadSqlite } from "./Storage.js"
+import { keyEncryptionFor, loadPostgres, loadSql, loadSqlite } from "./Storage.js"
 import { printJson } from "./Output.js"
-import { type DatabaseLocation, describeDatabase, jsonOption, parseDatabaseLocation } from "./Settings.js"
+import { type DatabaseLocation, describeDatabase, jsonOption, parseDatabaseLocation, storageSettings } from "./Settings.js"
 
 /** A migrated client on a location: only the tables, none of the services. */
 const migratedClient = (location: DatabaseLocation): Layer.Layer<SqlClient.SqlClient, StorageUnavailable> =>
@@ -39,11 +39,19 @@ export const copyCommand = Command.make(
     Effect.gen(function*() {
       const source = yield* parseDatabaseLocation(from)
       const target = yield* parseDatabaseLocation(to)
+      // Signing keys move re-sealed: opened with the source's key-encryption key, sealed under
+      // the one the target's instances will use (each location's own key file by default).
+      const settings = yield* storageSettings
+      const sourceKek = yield* keyEncryptionFor(source, settings)
+      const targetKek = yield* keyEncryptionFor(target, settings)
+      const sql = yield* loadSql
+      const resealKey = (kid: string, stored: string) =>
+        Either.map(sql.openStoredKey(stored, kid, sourceKek), (bytes) => sql.sealKey(bytes, kid, targetKek.current))
       const copied = yield* Effect.scoped(
         Effect.gen(function*() {
           const sourceContext = yield* Layer.build(migratedClient(source))
           const targetContext = yield* Layer.build(migratedClient(target))
-          return yield* (yield* loadSql).copyDatabase(sourceContext, targetContext)
+          return yield* sql.copyDatabase(sourceContext, targetContext, resealKey)
         })
       )
       if (json) return yield* printJson({ from: describeDatabase(source), to: describeDatabase(target), copied })

@@ -9,15 +9,18 @@
  * until they finish, closes connections as soon as they go idle, and only then lets the
  * layers behind the listener (engine, audit queue, storage) be released.
  *
- * Bounds: a request must arrive whole (headers and body) within `requestTimeoutMs`, else
- * Node answers 408 and closes the connection; at most `maxConnections` connections are open
- * at once, further ones are closed on arrival. Without them a client that never finishes its
- * body holds a connection for Node's default of 300 s, and enough of them exhaust the process.
+ * Bounds: a request must arrive whole (headers and body) within `requestTimeoutMs`, and its
+ * headers within the shorter `headersTimeoutMs` (a socket opened and left silent is closed then),
+ * else Node answers 408 and closes the connection; at most `maxConnections` connections are open
+ * at once, and at most `maxConnectionsPerAddress` from one client address, further ones closed
+ * on arrival. Without them a client that never finishes its body holds a connection for Node's
+ * default of 300 s, and one client opening idle sockets fast enough locks everyone else out
+ * (docs/security.md, "Fair connection limits").
  */
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server } from "node:http"
 import type { Duplex } from "node:stream"
-import type { AddressInfo } from "node:net"
+import type { AddressInfo, Socket } from "node:net"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import { InvalidRequest } from "@ridequote/core"
 import { errorHead, MethodNotAllowed } from "@ridequote/http"
@@ -35,6 +38,31 @@ export interface ListenSettings {
   readonly requestTimeoutMs: number
   /** Most connections open at once; 0 = no limit. */
   readonly maxConnections: number
+  /** Time for a request's headers to arrive (from the connection, or the previous response); 0 = the request timeout. */
+  readonly headersTimeoutMs?: number | undefined
+  /** Most connections open at once from one client address; 0 or absent = no limit. */
+  readonly maxConnectionsPerAddress?: number | undefined
+}
+
+/**
+ * Caps the connections open from each client address: one more than `cap` is closed on
+ * arrival, before any byte of it is read, so a client holding its cap of idle sockets leaves
+ * every other client's share of `maxConnections` alone. Counts are dropped with their last
+ * connection, so the map holds only addresses with a connection open.
+ */
+export const limitConnectionsPerAddress = (server: Server, cap: number): void => {
+  const open = new Map<string, number>()
+  server.on("connection", (socket: Socket) => {
+    const address = socket.remoteAddress ?? ""
+    const count = (open.get(address) ?? 0) + 1
+    if (count > cap) return void socket.destroy()
+    open.set(address, count)
+    socket.once("close", () => {
+      const left = (open.get(address) ?? 1) - 1
+      if (left <= 0) open.delete(address)
+      else open.set(address, left)
+    })
+  })
 }
 
 /** Where the service listens, once it does. */
@@ -119,6 +147,13 @@ const listen = (server: Server, settings: ListenSettings) =>
     })
   })
 
+/** Node's headersTimeout: the shorter deadline when set, never past the whole request's. */
+const headersTimeoutOf = (settings: ListenSettings): number => {
+  const headers = settings.headersTimeoutMs ?? 0
+  if (headers <= 0) return settings.requestTimeoutMs
+  return settings.requestTimeoutMs > 0 ? Math.min(headers, settings.requestTimeoutMs) : headers
+}
+
 const make = (settings: ListenSettings) =>
   Effect.gen(function*() {
     const listener = yield* NodeHost
@@ -126,14 +161,16 @@ const make = (settings: ListenSettings) =>
       {
         // 0 disables Node's own limits; headersTimeout must not exceed requestTimeout.
         requestTimeout: settings.requestTimeoutMs,
-        headersTimeout: settings.requestTimeoutMs,
+        headersTimeout: headersTimeoutOf(settings),
         // Node looks for overdue requests only this often (30 s by default).
-        connectionsCheckingInterval: Math.max(100, Math.min(1_000, settings.requestTimeoutMs || 1_000)),
+        connectionsCheckingInterval: Math.max(100, Math.min(1_000, headersTimeoutOf(settings) || 1_000)),
         keepAliveTimeout: 5_000
       },
       listener
     )
     if (settings.maxConnections > 0) server.maxConnections = settings.maxConnections
+    const perAddress = settings.maxConnectionsPerAddress ?? 0
+    if (perAddress > 0) limitConnectionsPerAddress(server, perAddress)
     server.on("clientError", onClientError)
     server.on("connect", onConnect)
     const address = yield* Effect.acquireRelease(

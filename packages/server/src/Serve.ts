@@ -45,7 +45,9 @@ export const ServeLive = (settings: ServeSettings) => {
     port: settings.port,
     host: settings.host,
     requestTimeoutMs: settings.requestTimeoutMs,
-    maxConnections: settings.maxConnections
+    maxConnections: settings.maxConnections,
+    headersTimeoutMs: settings.headersTimeoutMs,
+    maxConnectionsPerAddress: settings.maxConnectionsPerAddress
   }).pipe(
     Layer.provide(NodeHostLive(
       { rateLimit: rateLimitPerSecond(settings.rateLimit), corsOrigins: settings.corsOrigins },
@@ -70,6 +72,8 @@ export const ServeLive = (settings: ServeSettings) => {
           rateLimit: settings.rateLimit,
           requestTimeoutMs: settings.requestTimeoutMs,
           maxConnections: settings.maxConnections,
+          headersTimeoutMs: settings.headersTimeoutMs,
+          maxConnectionsPerAddress: settings.maxConnectionsPerAddress,
           corsOrigins: settings.corsOrigins
         })
       )

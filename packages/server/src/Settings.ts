@@ -31,6 +31,10 @@ export const DEFAULT_RATE_LIMIT = HTTP_DEFAULT_RATE_LIMIT.requestsPerSecond
 export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 30
 /** Open connections at most; keep it below the process's file-descriptor limit (`ulimit -n`). */
 export const DEFAULT_MAX_CONNECTIONS = 10_000
+/** A request's headers must arrive within this time: an idle new socket is not held for the whole request timeout. */
+export const DEFAULT_HEADERS_TIMEOUT_SECONDS = 10
+/** Open connections from one client address at most: a tenth of the total, so one client cannot take them all. */
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 1_000
 
 /** A setting whose value cannot be used; the message names the flag and the variable. */
 export class SettingInvalid extends Data.TaggedError("SettingInvalid")<{ readonly message: string }> {}
@@ -247,6 +251,22 @@ export const maxConnectionsOption = integerSetting({
   default: DEFAULT_MAX_CONNECTIONS
 })
 
+export const headersTimeoutOption = integerSetting({
+  flag: "headers-timeout",
+  pseudoName: "SECONDS",
+  meaning: "Seconds for a request's headers to arrive (a new connection must start its request within it), else 408 and the connection is closed; at most the request timeout; 0 = the request timeout.",
+  env: "RIDEQUOTE_HEADERS_TIMEOUT",
+  default: DEFAULT_HEADERS_TIMEOUT_SECONDS
+})
+
+export const maxConnectionsPerAddressOption = integerSetting({
+  flag: "max-connections-per-address",
+  pseudoName: "N",
+  meaning: "Open connections from one client address at most; further ones are closed on arrival; behind a proxy, at least its connection pool; 0 = no limit.",
+  env: "RIDEQUOTE_MAX_CONNECTIONS_PER_ADDRESS",
+  default: DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
+})
+
 export const corsOriginOption = Options.text("cors-origin").pipe(
   Options.withPseudoName("ORIGIN"),
   Options.withDescription(
@@ -312,6 +332,8 @@ export interface StorageSettings {
     readonly current: Redacted.Redacted<Uint8Array>
     readonly previous: ReadonlyArray<Redacted.Redacted<Uint8Array>>
   }>
+  /** Without a KEK in the environment: the file holding it (created on first use; KeyEncryptionKeyFile.ts). */
+  readonly keyEncryptionKeyFile: Option.Option<string>
 }
 
 const wholeNumberIn = (variable: string, min: number, max: number) => (value: number) =>
@@ -320,7 +342,7 @@ const wholeNumberIn = (variable: string, min: number, max: number) => (value: nu
     : Effect.fail(new SettingInvalid({ message: `${variable} must be a whole number in ${min}..${max}, got ${value}` }))
 
 /** 32 bytes, written as base64 or base64url (e.g. `openssl rand -base64 32`). */
-const decodeKek = (variable: string) => (value: Redacted.Redacted<string>) => {
+export const decodeKek = (variable: string) => (value: Redacted.Redacted<string>) => {
   const text = Redacted.value(value).trim()
   const bytes = /^[A-Za-z0-9+/_-]+={0,2}$/.test(text) ? Buffer.from(text, text.includes("-") || text.includes("_") ? "base64url" : "base64") : Buffer.alloc(0)
   return bytes.length === KEK_BYTES
@@ -365,7 +387,17 @@ export const storageSettings: Effect.Effect<StorageSettings, SettingInvalid | Co
           : []
       })
       : Option.none()
-    return { poolSize, statementTimeout: Duration.seconds(statementTimeout), auditRetentionDays, keyEncryption }
+    const keyEncryptionKeyFile = Option.filter(
+      yield* Config.option(Config.string("RIDEQUOTE_KEY_ENCRYPTION_KEY_FILE")),
+      (path) => path.trim() !== ""
+    )
+    return {
+      poolSize,
+      statementTimeout: Duration.seconds(statementTimeout),
+      auditRetentionDays,
+      keyEncryption,
+      keyEncryptionKeyFile
+    }
   }
 )
 
@@ -402,6 +434,10 @@ export interface ServeSettings {
   readonly requestTimeoutMs: number
   /** Open connections at most; 0 = no limit. */
   readonly maxConnections: number
+  /** Milliseconds for a request's headers to arrive; 0 = the request timeout. */
+  readonly headersTimeoutMs: number
+  /** Open connections from one client address at most; 0 = no limit. */
+  readonly maxConnectionsPerAddress: number
   /** Origins allowed to call from a browser (CORS); empty = CORS off. */
   readonly corsOrigins: ReadonlyArray<string>
   readonly jwtSecret: Option.Option<Redacted.Redacted<string>>

@@ -43,6 +43,8 @@ describe("help", () => {
       ["--rate-limit", "RIDEQUOTE_RATE_LIMIT", "200"],
       ["--request-timeout", "RIDEQUOTE_REQUEST_TIMEOUT", "30"],
       ["--max-connections", "RIDEQUOTE_MAX_CONNECTIONS", "10000"],
+      ["--headers-timeout", "RIDEQUOTE_HEADERS_TIMEOUT", "10"],
+      ["--max-connections-per-address", "RIDEQUOTE_MAX_CONNECTIONS_PER_ADDRESS", "1000"],
       ["--cors-origin", "RIDEQUOTE_CORS_ORIGINS", "none (CORS off)"]
     ]
     const entries = text.split(/\n(?=  --)/)

@@ -26,7 +26,18 @@ import {
 } from "./support/Api.js"
 import { auditedRequestIds } from "./support/Audit.js"
 import { createTestDatabase, postgresAvailable, queryTestDatabase, type TestDatabase } from "./support/Postgres.js"
-import { PROCESS_TEST_TIMEOUT_MS, runCliProcess, type Served, startServe, stopAll } from "./support/Processes.js"
+import { PROCESS_TEST_TIMEOUT_MS, REPO_ROOT, runCliProcess, type Served, startServe, stopAll } from "./support/Processes.js"
+import { openStoredKey } from "@ridequote/storage-sql"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { Either } from "effect"
+
+/** A signing key as a thief holding the database and the instances' key-encryption key file opens it. */
+const stolenKey = (kid: string, stored: string): Uint8Array => {
+  const kek = Buffer.from(readFileSync(join(REPO_ROOT, "data", "key-encryption-key"), "utf8").trim(), "base64")
+  expect(stored).toMatch(/^aes256gcm:/)
+  return Either.getOrThrow(openStoredKey(stored, kid, { current: Redacted.make(new Uint8Array(kek)), previous: [] }))
+}
 
 const PROPAGATION_DEADLINE_MS = 10_000
 const RECOVERY_DEADLINE_MS = 30_000
@@ -129,7 +140,9 @@ describe.runIf(postgresAvailable)("three serve processes on one PostgreSQL datab
   it("tokens revoke --all through the CLI also refuses a token that was signed but never recorded", async () => {
     const account = await createAccountWithCli(db.url, "Cutoff Everywhere")
     const issued = tokenOf(await issueToken(at(1).url, account.apiKey, account.apiSecret))
-    // What anyone who can read the keys table can do: mint a token storage never recorded.
+    // What anyone who can read the keys table *and* the key-encryption key file beside the
+    // instances (REPO_ROOT/data/key-encryption-key, their default) can do: mint a token storage
+    // never recorded. The table alone holds sealed keys only.
     const [key] = await queryTestDatabase<{ kid: string; secret: string }>(
       db,
       "SELECT kid, secret FROM signing_keys WHERE retired_at_ms IS NULL"
@@ -138,7 +151,7 @@ describe.runIf(postgresAvailable)("three serve processes on one PostgreSQL datab
     const nowSeconds = Math.floor(Date.now() / 1000)
     const forged = signJwt(
       { iss: TOKEN_ISSUER, sub: AccountId.make(account.id), jti: Jti.make(randomUUID()), iat: nowSeconds - 5, exp: nowSeconds + 3600 },
-      { kid: KeyId.make(key.kid), secret: Redacted.make(new Uint8Array(Buffer.from(key.secret, "base64url"))) }
+      { kid: KeyId.make(key.kid), secret: Redacted.make(stolenKey(key.kid, key.secret)) }
     )
     for (const served of instances) expect((await me(served.url, forged)).status).toBe(200)
 

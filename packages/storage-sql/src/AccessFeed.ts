@@ -5,7 +5,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { AccessChange, AccessFeedStart, FeedCursor } from "@ridequote/core"
-import { AccessFeed, AccountId, Jti } from "@ridequote/core"
+import { AccessFeed, AccountId, Jti, KeyId } from "@ridequote/core"
 import { Effect, Layer, Schema } from "effect"
 import { DbInt } from "./Columns.js"
 import { orUnavailable } from "./Unavailable.js"
@@ -21,7 +21,10 @@ const TokenRevokedRow = Schema.Struct({
   expires_at_ms: DbInt
 })
 const AccountChangedRow = Schema.Struct({ seq: DbInt, kind: Schema.Literal("AccountChanged"), account_id: AccountId })
-const decodeChanges = Schema.decodeUnknown(Schema.Array(Schema.Union(TokenRevokedRow, AccountChangedRow)))
+const KeyRetiredRow = Schema.Struct({ seq: DbInt, kind: Schema.Literal("KeyRetired"), jti: KeyId })
+const decodeChanges = Schema.decodeUnknown(
+  Schema.Array(Schema.Union(TokenRevokedRow, AccountChangedRow, KeyRetiredRow))
+)
 
 const HeadRow = Schema.Struct({ head: DbInt })
 const decodeHead = Schema.decodeUnknown(Schema.Array(HeadRow))
@@ -55,6 +58,8 @@ export const makeAccessFeed = Effect.gen(function*() {
         changes: rows.map((row): AccessChange =>
           row.kind === "TokenRevoked"
             ? { _tag: "TokenRevoked", accountId: row.account_id, jti: row.jti, expiresAtMs: row.expires_at_ms }
+            : row.kind === "KeyRetired"
+            ? { _tag: "KeyRetired", kid: row.jti }
             : { _tag: "AccountChanged", accountId: row.account_id }
         )
       })),

@@ -6,12 +6,12 @@
  *
  * Run it with the services stopped: rows written to the source during the copy may be missed.
  * The change feed is not copied (instances started on the target read their view from the
- * tables themselves). Signing keys are copied as stored: keys sealed under a key-encryption key
- * need the same RIDEQUOTE_KEY_ENCRYPTION_KEY on the target's instances.
+ * tables themselves). Signing keys are copied as `resealKey` rewrites them (the caller opens
+ * each with the source's key-encryption key and seals it under the target's), else as stored.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { StorageUnavailable } from "@ridequote/core"
-import { Context, Effect, Schema } from "effect"
+import { Context, Effect, Either, Schema } from "effect"
 import { DbInt } from "./Columns.js"
 import { chunkRows, dialect } from "./Dialect.js"
 import { orUnavailable } from "./Unavailable.js"
@@ -44,7 +44,9 @@ const count = (table: string) =>
  */
 export const copyDatabase = (
   source: Context.Context<SqlClient.SqlClient>,
-  target: Context.Context<SqlClient.SqlClient>
+  target: Context.Context<SqlClient.SqlClient>,
+  /** A signing key's stored secret as the target must store it; Left is a message for the operator. */
+  resealKey?: (kid: string, stored: string) => Either.Either<string, string>
 ): Effect.Effect<CopyReport, StorageUnavailable> =>
   Effect.gen(function*() {
     const onSource = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.provide(effect, source)
@@ -65,10 +67,17 @@ export const copyDatabase = (
       let after: unknown = undefined
       let n = 0
       for (;;) {
-        const rows = yield* onSource(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        const read = yield* onSource(Effect.flatMap(SqlClient.SqlClient, (sql) =>
           after === undefined
             ? sql`SELECT * FROM ${sql(table)} ORDER BY ${sql(key)} LIMIT ${PAGE}`
             : sql`SELECT * FROM ${sql(table)} WHERE ${sql(key)} > ${after} ORDER BY ${sql(key)} LIMIT ${PAGE}`))
+        const rows = table === "signing_keys" && resealKey !== undefined
+          ? yield* Effect.forEach(read, (row) =>
+            Either.match(resealKey(String(row["kid"]), String(row["secret"])), {
+              onLeft: (message) => Effect.fail(new StorageUnavailable({ message })),
+              onRight: (secret) => Effect.succeed({ ...row, secret })
+            }))
+          : read
         if (rows.length === 0) break
         yield* onTarget(Effect.gen(function*() {
           const sql = yield* SqlClient.SqlClient

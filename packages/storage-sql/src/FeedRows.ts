@@ -8,7 +8,8 @@ import { Effect } from "effect"
 import type { Dialect } from "./Dialect.js"
 import { chunkRows } from "./Dialect.js"
 
-export type ChangeKind = "TokenRevoked" | "AccountChanged"
+/** `KeyRetired` rows carry the key's kid in `jti` and an empty `account_id` (no account). */
+export type ChangeKind = "TokenRevoked" | "AccountChanged" | "KeyRetired"
 
 export interface ChangeRow {
   readonly kind: ChangeKind

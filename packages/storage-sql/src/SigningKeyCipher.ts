@@ -67,7 +67,9 @@ export const open = (
   if (kek === undefined) {
     return Either.left(
       `signing key ${kid} is encrypted under key-encryption key ${id}, which is neither ` +
-        "RIDEQUOTE_KEY_ENCRYPTION_KEY nor RIDEQUOTE_KEY_ENCRYPTION_KEY_PREVIOUS"
+        "RIDEQUOTE_KEY_ENCRYPTION_KEY nor RIDEQUOTE_KEY_ENCRYPTION_KEY_PREVIOUS nor the key file " +
+        "(RIDEQUOTE_KEY_ENCRYPTION_KEY_FILE, by default key-encryption-key beside the SQLite database): " +
+        "give every process that opens this database the same key-encryption key"
     )
   }
   try {

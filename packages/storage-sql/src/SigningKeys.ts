@@ -19,13 +19,15 @@
 import { createHash } from "node:crypto"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SigningKey, SigningKeyRing } from "@ridequote/core"
-import { KeyId, MAX_TOKEN_TTL_SECONDS, SigningKeys, StorageUnavailable } from "@ridequote/core"
+import { KeyId, MAX_TOKEN_TTL_SECONDS, SigningKeyNotFound, SigningKeys, StorageUnavailable } from "@ridequote/core"
 import { Clock, Duration, Effect, Either, Layer, Option, Redacted, Schema, SynchronizedRef } from "effect"
 import type { Scope } from "effect"
 import { DbInt } from "./Columns.js"
 import type { KeyEncryption } from "./SigningKeyCipher.js"
 import { needsResealing, open, seal } from "./SigningKeyCipher.js"
 import { newSigningKeyRow, SIGNING_KEY_BYTES } from "./SigningKeyRow.js"
+import { dialect } from "./Dialect.js"
+import { appendChanges } from "./FeedRows.js"
 import { orUnavailable } from "./Unavailable.js"
 
 /** How long a retired key still verifies: the longest a token it signed can live. */
@@ -82,6 +84,7 @@ export const makeStoredSigningKeys = (
 ): Effect.Effect<SigningKeys, StorageUnavailable, SqlClient.SqlClient | Scope.Scope> =>
 Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const d = yield* dialect
 
   const toKey = (row: typeof KeyRow.Type): Effect.Effect<SigningKey, StorageUnavailable> =>
     Either.match(open(row.secret, row.kid, encryption), {
@@ -174,6 +177,32 @@ Effect.gen(function*() {
     Effect.map((r) => r.current)
   )
 
+  /**
+   * Retires `kid` at once (a key that may have leaked): deleted, so no ring loaded from now on
+   * holds it, after a new current key when it was the current one; and a `KeyRetired` feed row
+   * in the same transaction, so running instances refuse its tokens at their next feed read.
+   */
+  const retire = (kid: KeyId) =>
+    Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      // Feed lock and row first, as every feed writer does (see AccountStore.update).
+      yield* d.lockFeed
+      yield* appendChanges(sql, d, [{ kind: "KeyRetired", account_id: "", jti: kid, expires_at_ms: null, at_ms: now }])
+      const rows = yield* sql`SELECT kid, secret, created_at_ms, retired_at_ms FROM signing_keys WHERE kid = ${kid}`.pipe(
+        Effect.flatMap(decodeKeys)
+      )
+      const row = rows[0]
+      if (row === undefined) return yield* new SigningKeyNotFound({ message: `no signing key ${kid}` })
+      if (row.retired_at_ms === null) yield* insertKey(now)
+      yield* sql`DELETE FROM signing_keys WHERE kid = ${kid}`
+    }).pipe(
+      sql.withTransaction,
+      orUnavailable("signing key retirement"),
+      Effect.zipRight(reload),
+      Effect.zipRight(SynchronizedRef.get(ring)),
+      Effect.map((r) => r.current)
+    )
+
   // Other processes may rotate: pick up their newest key to sign with.
   yield* Effect.forkScoped(
     Effect.sleep(PERIODIC_RELOAD_INTERVAL).pipe(
@@ -186,7 +215,9 @@ Effect.gen(function*() {
   return SigningKeys.of({
     ring: SynchronizedRef.get(ring),
     verifyingKey,
-    rotate
+    rotate,
+    retire,
+    reload
   })
 })
 

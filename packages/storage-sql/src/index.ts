@@ -27,7 +27,7 @@ export {
   RetentionLive
 } from "./Retention.js"
 export type { RetentionOptions } from "./Retention.js"
-export { isSealed, KEK_BYTES, kekId } from "./SigningKeyCipher.js"
+export { isSealed, KEK_BYTES, kekId, open as openStoredKey, seal as sealKey } from "./SigningKeyCipher.js"
 export type { KeyEncryption } from "./SigningKeyCipher.js"
 export { SqlSigningKeysLive, RETIRED_KEY_GRACE_MS } from "./SigningKeys.js"
 export { SqlStorageHealthLive } from "./StorageHealth.js"

@@ -65,6 +65,6 @@ describe("several processes on one SQLite file", () => {
       const result = yield* holder.done
       expect([result.code, result.stdout]).toEqual([0, "locked\ncommitted\n"])
       const changes = (yield* Context.get(storage, AccessFeed).since(0)).changes
-      expect(changes.map((c) => c.accountId)).toEqual([OTHER_PROCESS_ACCOUNT, account.id])
+      expect(changes.map((c) => (c._tag === "KeyRetired" ? c.kid : c.accountId))).toEqual([OTHER_PROCESS_ACCOUNT, account.id])
     }), 60_000)
 })

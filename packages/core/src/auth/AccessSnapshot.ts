@@ -7,7 +7,7 @@
 import { Clock, Context, Duration, Effect, Either, Layer, Option, Queue, Stream } from "effect"
 import { AccessViewStale } from "../Errors.js"
 import type { StorageUnavailable } from "../Errors.js"
-import type { AccountId, Jti } from "../Ids.js"
+import type { AccountId, Jti, KeyId } from "../Ids.js"
 import { AccessFeed } from "../ports/AccessFeed.js"
 import type { AccessChange } from "../ports/AccessFeed.js"
 import { AccountStore } from "../ports/AccountStore.js"
@@ -16,10 +16,19 @@ import type { StoredAccount } from "../ports/AccountStore.js"
 /** How often the snapshot reads the change feed unless configured. */
 export const DEFAULT_REFRESH_INTERVAL = Duration.seconds(5)
 /**
- * A view older than this refuses bearer calls (503) rather than honour a token that may have
- * been revoked elsewhere (docs/security.md, "Failing closed").
+ * The longest refresh interval, and the most a view may ever be out of date: a view older than
+ * `stalenessBoundOf` (two refresh intervals, never more than this) refuses bearer calls (503)
+ * rather than honour a token that may have been revoked elsewhere (docs/security.md,
+ * "Failing closed").
  */
 export const MAX_STALENESS = Duration.seconds(60)
+
+/**
+ * How old a view may be before it is refused: two refresh intervals (one missed or slow read
+ * is tolerated, a second is not), never over MAX_STALENESS. 10 s with the default 5 s interval.
+ */
+export const stalenessBoundOf = (config?: AccessSnapshotConfig): Duration.Duration =>
+  Duration.min(Duration.times(refreshIntervalOf(config), 2), MAX_STALENESS)
 
 /** Settings of the access snapshot. */
 export interface AccessSnapshotConfig {
@@ -33,7 +42,10 @@ export interface AccessSnapshotConfig {
  * Stale beyond MAX_STALENESS, it fails closed (AccessViewStale).
  */
 export interface AccessSnapshot {
-  /** Fails with AccessViewStale when the last successful refresh is older than MAX_STALENESS. */
+  /**
+   * Fails with AccessViewStale when the last successful refresh is older than the staleness
+   * bound (`stalenessBoundOf`), or when a pushed change could not be read since.
+   */
   readonly ensureFresh: Effect.Effect<void, AccessViewStale>
   /** `ensureFresh` at a time the caller has already read (token verification reads the clock once). */
   readonly freshAt: (nowMs: number) => Either.Either<void, AccessViewStale>
@@ -44,6 +56,10 @@ export interface AccessSnapshot {
   readonly account: (id: AccountId) => Effect.Effect<Option.Option<StoredAccount>, StorageUnavailable>
   /** The account as last seen, without loading it: undefined when this view has not seen it yet. */
   readonly cachedAccount: (id: AccountId) => StoredAccount | undefined
+  /** True once signing key `kid` was retired at once (`keys retire`): its tokens are refused. */
+  readonly isKeyRetired: (kid: string) => boolean
+  /** Applies a key retirement made on this instance, before the feed brings it back. */
+  readonly markKeyRetired: (kid: KeyId) => Effect.Effect<void>
   /** Applies a revocation made on this instance, before the feed brings it back. */
   readonly markRevoked: (jti: Jti, expiresAtMs: number) => Effect.Effect<void>
   /** Applies an account change made on this instance (ignored when an equal or newer version is held). */
@@ -79,7 +95,7 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
     const feed = yield* AccessFeed
     const store = yield* AccountStore
     const interval = refreshIntervalOf(config)
-    const maxStalenessMs = Duration.toMillis(MAX_STALENESS)
+    const maxStalenessMs = Duration.toMillis(stalenessBoundOf(config))
 
     const startedMs = yield* Clock.currentTimeMillis
     const start = yield* feed.start(startedMs)
@@ -87,6 +103,9 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
     // Plain mutable maps: `isRevoked` must answer synchronously on the hot path, and every
     // mutation below happens inside one synchronous step, so no fiber sees a half-applied change.
     const revoked = new Map<string, number>(start.revoked.map((r) => [r.jti, r.expiresAtMs]))
+    // Keys retired at once while this instance runs (its key ring may still hold them until it
+    // reloads; a ring loaded after the retirement never does). Few, and never forgotten.
+    const retiredKeys = new Set<string>()
     const accounts = new Map<AccountId, StoredAccount>()
     /**
      * Keeps the newest version only: a feed reload, a first load and this instance's own update
@@ -98,6 +117,12 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
     }
     let cursor = start.cursor
     let lastRefreshedMs = startedMs
+    /**
+     * A push said a change was committed and the read behind it failed: this view is known to
+     * miss something (a revocation, perhaps), so it is refused until a read succeeds, however
+     * recent the last good one.
+     */
+    let missedPushedChange = false
 
     const dropExpired = (nowMs: number) => {
       for (const [jti, expiresAtMs] of revoked) if (expiresAtMs <= nowMs) revoked.delete(jti)
@@ -121,6 +146,8 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
       for (const change of changes) {
         if (change._tag === "TokenRevoked") {
           if (change.expiresAtMs > nowMs) revoked.set(change.jti, change.expiresAtMs)
+        } else if (change._tag === "KeyRetired") {
+          retiredKeys.add(change.kid)
         } else {
           changedAccounts.add(change.accountId)
         }
@@ -138,6 +165,7 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
         if (next.changes.length === 0) {
           dropExpired(nowMs)
           lastRefreshedMs = nowMs
+          missedPushedChange = false
           return
         }
       }
@@ -163,7 +191,15 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
     if (feed.wakeups !== undefined) {
       const pending = yield* Queue.sliding<void>(1)
       yield* Stream.runForEach(feed.wakeups, () => Queue.offer(pending, undefined)).pipe(Effect.forkScoped)
-      yield* Queue.take(pending).pipe(Effect.zipRight(refreshOrKeep("pushed")), Effect.forever, Effect.forkScoped)
+      const pushedRead = refresh.pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.zipRight(
+            Effect.sync(() => void (missedPushedChange = true)),
+            Effect.logWarning("access snapshot could not read a pushed change; refusing bearer calls until a read succeeds", cause)
+          )
+        )
+      )
+      yield* Queue.take(pending).pipe(Effect.zipRight(pushedRead), Effect.forever, Effect.forkScoped)
     }
 
     const stale = new AccessViewStale({
@@ -172,7 +208,7 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
 
     const fresh = Either.right(undefined)
     const freshAt = (nowMs: number): Either.Either<void, AccessViewStale> =>
-      nowMs - lastRefreshedMs > maxStalenessMs ? Either.left(stale) : fresh
+      nowMs - lastRefreshedMs > maxStalenessMs || missedPushedChange ? Either.left(stale) : fresh
 
     return AccessSnapshot.of({
       ensureFresh: Effect.flatMap(Clock.currentTimeMillis, freshAt),
@@ -192,6 +228,8 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
           })
         }),
       markRevoked: (jti, expiresAtMs) => Effect.sync(() => void revoked.set(jti, expiresAtMs)),
+      isKeyRetired: (kid) => retiredKeys.size !== 0 && retiredKeys.has(kid),
+      markKeyRetired: (kid) => Effect.sync(() => void retiredKeys.add(kid)),
       accountChanged: (account) => Effect.sync(() => remember(account)),
       refresh
     })
@@ -199,7 +237,8 @@ export const makeAccessSnapshot = (config?: AccessSnapshotConfig) =>
 
 /**
  * The snapshot as a scoped layer: reads the feed's start at build, then refreshes every
- * `refreshInterval` (default 5 s, at most 60 s) until the scope closes.
+ * `refreshInterval` (default 5 s, at most 60 s) until the scope closes; it fails closed when
+ * its view is older than two intervals (`stalenessBoundOf`) or a pushed change went unread.
  */
 export const AccessSnapshotLive = (
   config?: AccessSnapshotConfig

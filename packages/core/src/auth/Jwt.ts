@@ -13,7 +13,11 @@
  *   understand no extensions);
  * - the claims must decode with `TokenClaims`: exactly its five claims, no extra ones, issuer
  *   pinned to `ridequote`;
- * - `exp` is checked against the injected clock: a token is expired once now ≥ exp.
+ * - `exp` is checked against the injected clock: a token is expired once now ≥ exp;
+ * - `iat` may not lie ahead of the clock by more than `MAX_CLOCK_SKEW_SECONDS`, and the
+ *   lifetime `exp − iat` must be in 1..366 days (`MAX_TOKEN_TTL_SECONDS`): we never issue
+ *   anything else, so such a token was minted with a stolen key — one dated ahead to outlive
+ *   a revoke-all's cutoff, or one that never expires.
  *
  * Error mapping (docs/api.md, "Errors"): not a well-formed JWT → `Unauthorized`; anything well formed
  * that we did not sign or do not accept → `TokenInvalid`; past `exp` → `TokenExpired`.
@@ -23,6 +27,7 @@ import type { KeyObject } from "node:crypto"
 import { Either, Redacted, Schema } from "effect"
 import { TokenExpired, TokenInvalid, Unauthorized } from "../Errors.js"
 import type { SigningKey, SigningKeyRing } from "../ports/SigningKeys.js"
+import { MAX_TOKEN_TTL_SECONDS } from "../Account.js"
 import { TokenClaims } from "../Token.js"
 
 /** The only algorithm we sign with and the only one we accept. */
@@ -162,8 +167,27 @@ export const checkJwt = (
   if (!signatureMatches(jwt.parsed, key)) return Either.left(invalid("the token's signature does not verify"))
   return Either.flatMap(
     Either.mapLeft(decodeClaims(jwt.parsed.payload), () => invalid("the token's claims are not accepted")),
-    (claims) => unexpired(claims, nowMs)
+    (claims) => Either.flatMap(plausible(claims, nowMs), (c) => unexpired(c, nowMs))
   )
+}
+
+/**
+ * How far a token's `iat` may lie ahead of this instance's clock: instances that share a
+ * database sign with each other's keys, and their clocks differ by a few seconds at most
+ * (NTP keeps them within milliseconds). Documented in docs/security.md.
+ */
+export const MAX_CLOCK_SKEW_SECONDS = 60
+
+/** The claims, unless they claim a time we could not have issued them at (see the module's list). */
+const plausible = (claims: TokenClaims, nowMs: number): Either.Either<TokenClaims, TokenInvalid> => {
+  if (claims.iat > Math.floor(nowMs / 1000) + MAX_CLOCK_SKEW_SECONDS) {
+    return Either.left(invalid("the token's iat lies in the future"))
+  }
+  const lifetime = claims.exp - claims.iat
+  if (lifetime <= 0 || lifetime > MAX_TOKEN_TTL_SECONDS) {
+    return Either.left(invalid("the token's lifetime (exp - iat) is not one we issue"))
+  }
+  return Either.right(claims)
 }
 
 /** The claims, unless `exp` has passed at `nowMs`. */

@@ -8,7 +8,8 @@ import {
   TokenNotFound,
   TokenRevoked
 } from "../Errors.js"
-import type { StorageUnavailable, VerifyError } from "../Errors.js"
+import { StorageUnavailable } from "../Errors.js"
+import type { VerifyError } from "../Errors.js"
 import { ApiKey, Jti } from "../Ids.js"
 import type { AccountId } from "../Ids.js"
 import { AccountStore } from "../ports/AccountStore.js"
@@ -105,7 +106,15 @@ export const makeTokens = Effect.gen(function*() {
           status: account.status
         })
       }
-      const ring = yield* keys.ring
+      let ring = yield* keys.ring
+      // The current key was retired at once elsewhere: sign with the one that replaced it.
+      if (snapshot.isKeyRetired(ring.current.kid)) {
+        if (keys.reload !== undefined) yield* keys.reload
+        ring = yield* keys.ring
+        if (snapshot.isKeyRetired(ring.current.kid)) {
+          return yield* new StorageUnavailable({ message: "the current signing key was retired and no new one is loaded yet" })
+        }
+      }
       const nowMs = yield* Clock.currentTimeMillis
       const iat = Math.floor(nowMs / 1000)
       const exp = iat + account.tokenTtlSeconds
@@ -124,6 +133,9 @@ export const makeTokens = Effect.gen(function*() {
    */
   const signingKeyFor = (kid: string): Effect.Effect<SigningKey, TokenInvalid | StorageUnavailable> =>
     Effect.flatMap(keys.ring, (ring) => {
+      // Retired at once (`keys retire`), perhaps on another instance: refused even while this
+      // instance's ring still holds the key (a cached token is checked here too).
+      if (snapshot.isKeyRetired(kid)) return Effect.fail(retiredKey)
       const known = ring.verifying.get(kid)
       if (known !== undefined) return Effect.succeed(known)
       if (keys.verifyingKey === undefined) return Effect.fail(unknownKey)
@@ -132,6 +144,8 @@ export const makeTokens = Effect.gen(function*() {
         Option.match({ onNone: () => Effect.fail(unknownKey), onSome: Effect.succeed })
       )
     })
+
+  const retiredKey = new TokenInvalid({ message: "the token's signing key has been retired" })
 
   const verified = makeVerifiedTokens()
 

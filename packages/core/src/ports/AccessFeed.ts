@@ -5,12 +5,14 @@
 import type { Effect, Stream } from "effect"
 import { Context } from "effect"
 import type { StorageUnavailable } from "../Errors.js"
-import type { AccountId, Jti } from "../Ids.js"
+import type { AccountId, Jti, KeyId } from "../Ids.js"
 
 /** One entry of the change feed: a token revoked, or an account changed (status, settings, revoke-all cutoff). */
 export type AccessChange =
   | { readonly _tag: "TokenRevoked"; readonly accountId: AccountId; readonly jti: Jti; readonly expiresAtMs: number }
   | { readonly _tag: "AccountChanged"; readonly accountId: AccountId }
+  /** A signing key retired at once (`keys retire`): tokens it signed stop verifying everywhere. */
+  | { readonly _tag: "KeyRetired"; readonly kid: KeyId }
 
 /** Opaque, monotonically increasing position in the feed. */
 export type FeedCursor = number

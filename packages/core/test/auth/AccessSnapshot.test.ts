@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Duration, Effect, Layer, TestClock } from "effect"
-import { AccessSnapshot, refreshIntervalOf } from "../../src/auth/AccessSnapshot.js"
+import { Clock, Context, Duration, Effect, Layer, Queue, Stream, TestClock } from "effect"
+import { AccessSnapshot, refreshIntervalOf, stalenessBoundOf } from "../../src/auth/AccessSnapshot.js"
+import { AccessFeed } from "../../src/ports/AccessFeed.js"
 import type { AccessSnapshotConfig } from "../../src/auth/AccessSnapshot.js"
 import { Accounts } from "../../src/auth/Accounts.js"
 import { Tokens } from "../../src/auth/Tokens.js"
@@ -85,13 +86,13 @@ describe("access snapshot", () => {
       expect(yield* outcome(Context.get(late, Tokens).verify(issued.token))).toBe("TokenRevoked")
     }))
 
-  it.scoped("fail closed after 60 s of failing feed, and recover when storage returns", () =>
+  it.scoped("fail closed after two refresh intervals (10 s) of failing feed, and recover when storage returns", () =>
     Effect.gen(function*() {
       const { b, control, issued } = yield* twoInstances()
       yield* b.tokens.verify(issued.token) // account now cached on b
       yield* control.setAvailable(false)
-      // Last good refresh: the start, at T0. Exactly 60 s later the view is still acceptable.
-      yield* TestClock.adjust("60 seconds")
+      // Last good refresh: the start, at T0. Exactly two intervals later the view is still acceptable.
+      yield* TestClock.adjust("10 seconds")
       expect(yield* outcome(b.tokens.verify(issued.token))).toBe("ok")
       yield* TestClock.adjust(Duration.millis(1))
       expect(yield* outcome(b.tokens.verify(issued.token))).toBe("AccessViewStale")
@@ -110,7 +111,7 @@ describe("access snapshot", () => {
       yield* b.tokens.verify(issued.token)
       yield* a.tokens.revoke(created.account.id, { _tag: "Token", jti: issued.jti })
       yield* control.setAvailable(false)
-      yield* TestClock.adjust("20 seconds")
+      yield* TestClock.adjust("9 seconds")
       expect(yield* outcome(b.tokens.verify(issued.token))).toBe("ok")
       yield* control.setAvailable(true)
       yield* TestClock.adjust("5 seconds")
@@ -125,6 +126,47 @@ describe("access snapshot", () => {
       expect(yield* outcome(b.tokens.verify(issued.token))).toBe("ok")
       yield* TestClock.adjust(Duration.millis(1))
       expect(yield* outcome(b.tokens.verify(issued.token))).toBe("TokenRevoked")
+    }))
+
+  it("the staleness bound is two refresh intervals, never over 60 s", () => {
+    expect(Duration.toMillis(stalenessBoundOf())).toBe(10_000)
+    expect(Duration.toMillis(stalenessBoundOf({ refreshInterval: "1 second" }))).toBe(2_000)
+    expect(Duration.toMillis(stalenessBoundOf({ refreshInterval: "30 seconds" }))).toBe(60_000)
+    expect(Duration.toMillis(stalenessBoundOf({ refreshInterval: "60 seconds" }))).toBe(60_000)
+  })
+
+  it.scoped("a pushed change whose read fails fails closed at once, before the bound; a good read ends it", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const randomness = seededRandomness(7)
+      const storage = yield* Effect.provideService(makeInMemoryStorage, Randomness, randomness)
+      const pushes = yield* Queue.unbounded<void>()
+      const feed = Context.get(storage, AccessFeed)
+      const pushed = Context.add(storage, AccessFeed, { ...feed, wakeups: Stream.fromQueue(pushes) })
+      const a = yield* Layer.build(instance(storage, randomness))
+      const b = yield* Layer.build(instance(pushed, randomness))
+      const control = Context.get(storage, InMemoryStorageControl)
+      const created = yield* Context.get(a, Accounts).create({ name: "Pushed" })
+      const issued = yield* Context.get(a, Tokens).issue(created.apiKey, created.apiSecret)
+      const verifyOnB = outcome(Context.get(b, Tokens).verify(issued.token))
+      expect(yield* verifyOnB).toBe("ok")
+
+      // Revoked on A; B is told (a NOTIFY) but its read fails: it must not keep honouring the token.
+      yield* Context.get(a, Tokens).revoke(created.account.id, { _tag: "Token", jti: issued.jti })
+      yield* control.setAvailable(false)
+      yield* Queue.offer(pushes, undefined)
+      let verdict = yield* verifyOnB
+      for (let i = 0; i < 100 && verdict === "ok"; i++) {
+        yield* Effect.yieldNow()
+        verdict = yield* verifyOnB
+      }
+      expect(verdict).toBe("AccessViewStale")
+      expect(yield* Clock.currentTimeMillis).toBe(T0)
+
+      // Storage back: the next scheduled read succeeds and brings the revocation with it.
+      yield* control.setAvailable(true)
+      yield* TestClock.adjust("5 seconds")
+      expect(yield* verifyOnB).toBe("TokenRevoked")
     }))
 
   it("the refresh interval defaults to 5 s and is clamped to at most 60 s", () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck, Redacted } from "effect"
 import { createHmac } from "node:crypto"
-import { parseJwt, signJwt, verifyJwt } from "../../src/auth/Jwt.js"
+import { MAX_CLOCK_SKEW_SECONDS, parseJwt, signJwt, verifyJwt } from "../../src/auth/Jwt.js"
+import { MAX_TOKEN_TTL_SECONDS } from "../../src/Account.js"
 import { AccountId, Jti, KeyId } from "../../src/Ids.js"
 import type { SigningKey, SigningKeyRing } from "../../src/ports/SigningKeys.js"
 import type { TokenClaims } from "../../src/Token.js"
@@ -131,6 +132,25 @@ describe("jwt", () => {
     expect(at(claims.exp * 1000 - 1)).toBe("ok")
     expect(at(claims.exp * 1000)).toBe("TokenExpired")
     expect(at(claims.exp * 1000 + 1)).toBe("TokenExpired")
+  })
+
+  it("iat ahead of the clock by more than the documented skew (60 s) is token-invalid; within it, valid", () => {
+    const at = (issuedAt: number, lifetime = 3600) =>
+      failureTag(signJwt({ ...claims, iat: issuedAt, exp: issuedAt + lifetime }, current))
+    const nowSeconds = now / 1000
+    expect(at(nowSeconds + MAX_CLOCK_SKEW_SECONDS)).toBe("ok")
+    expect(at(nowSeconds + MAX_CLOCK_SKEW_SECONDS + 1)).toBe("TokenInvalid")
+    // The probe's case: an hour ahead, to outlive a revoke-all cutoff.
+    expect(at(nowSeconds + 3600)).toBe("TokenInvalid")
+  })
+
+  it("a lifetime (exp - iat) over 366 days, zero or negative is token-invalid; exactly 366 days is valid", () => {
+    const lived = (lifetime: number) => failureTag(signJwt({ ...claims, exp: claims.iat + lifetime }, current))
+    expect(lived(MAX_TOKEN_TTL_SECONDS)).toBe("ok")
+    expect(lived(MAX_TOKEN_TTL_SECONDS + 1)).toBe("TokenInvalid")
+    expect(lived(Number.MAX_SAFE_INTEGER - claims.iat)).toBe("TokenInvalid")
+    expect(lived(0)).toBe("TokenInvalid")
+    expect(lived(-5)).toBe("TokenInvalid")
   })
 
   it("not three segments is unauthorized (not a well-formed JWT)", () => {

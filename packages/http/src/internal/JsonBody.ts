@@ -10,7 +10,9 @@
 import type { HttpServerRequest } from "@effect/platform"
 import { InvalidRequest } from "@ridequote/core"
 import { Effect, Either, Schema, Stream } from "effect"
-import { invalidRequestFromParseError } from "./FieldIssues.js"
+import { duplicateKey, noRepeatedKeys } from "./DuplicateKeys.js"
+import type { DuplicateKey } from "./DuplicateKeys.js"
+import { fieldPath, invalidRequestFromParseError } from "./FieldIssues.js"
 import { PayloadTooLarge, UnsupportedMediaType } from "../HttpErrors.js"
 
 /**
@@ -91,16 +93,58 @@ export const jsonDepth = (value: unknown): number => {
   return max
 }
 
+/** 400 naming the repeated key (when it looks like a field name: keys are the client's text, see FieldIssues). */
+const duplicateKeyError = ({ key, path }: DuplicateKey): InvalidRequest => {
+  const [named] = fieldPath([key])
+  const shown = named === "<field>" ? "a key" : `the key "${key}"`
+  return new InvalidRequest({
+    message: `${shown} appears more than once in the same JSON object; send each key once`,
+    details: [{ path: fieldPath([...path, key]), message: "repeated key" }]
+  })
+}
+
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
 
-/** A body error found from the headers alone, before any byte is read: 415 or a declared 413. */
+/**
+ * The charset a JSON content type declares, if it declares one other than UTF-8 (RFC 8259 §8.1:
+ * JSON exchanged between systems is UTF-8). Read as declared rather than as UTF-8 regardless,
+ * so that a proxy that decoded `charset=latin1` and we never see different text.
+ */
+export const foreignCharset = (contentType: string): string | undefined => {
+  const params = contentType.indexOf(";")
+  if (params < 0) return undefined
+  for (const param of contentType.slice(params + 1).split(";")) {
+    const eq = param.indexOf("=")
+    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== "charset") continue
+    const value = param.slice(eq + 1).trim().replace(/^"(.*)"$/s, "$1").toLowerCase()
+    if (value !== "utf-8" && value !== "utf8") return value
+  }
+  return undefined
+}
+
+/**
+ * A body error found from the headers alone, before any byte is read: 415 (not JSON, a charset
+ * other than UTF-8, a content coding) or a declared 413. A compressed body is refused rather
+ * than decoded: a request body is a few hundred bytes, and decoding would need its own limit
+ * on the inflated size (a 64 KiB gzip bomb inflates to gigabytes).
+ */
 export const jsonHeadProblem = (
   contentType: string | undefined,
   contentLength: string | undefined,
-  maxBytes: number
+  maxBytes: number,
+  contentEncoding?: string | undefined
 ): UnsupportedMediaType | PayloadTooLarge | undefined => {
-  if (contentType !== undefined && !isJsonMediaType(contentType)) {
-    return new UnsupportedMediaType({ message: "send the body as Content-Type: application/json" })
+  if (contentType !== undefined && contentType !== "application/json") {
+    if (!isJsonMediaType(contentType)) {
+      return new UnsupportedMediaType({ message: "send the body as Content-Type: application/json" })
+    }
+    const charset = foreignCharset(contentType)
+    if (charset !== undefined) {
+      return new UnsupportedMediaType({ message: "send the JSON body in UTF-8 (charset=utf-8, or no charset)" })
+    }
+  }
+  if (contentEncoding !== undefined && contentEncoding.trim().toLowerCase() !== "identity") {
+    return new UnsupportedMediaType({ message: "send the body without Content-Encoding (identity): compressed bodies are not accepted" })
   }
   if (contentLength !== undefined && /^[0-9]+$/.test(contentLength.trim()) && Number(contentLength.trim()) > maxBytes) {
     return tooLarge(maxBytes)
@@ -125,14 +169,21 @@ export const decodeJsonBytes = <A, I>(
       return Either.left(new UnsupportedMediaType({ message: "send the body as Content-Type: application/json" }))
     }
     let json: unknown
+    let text: string
     try {
-      json = JSON.parse(utf8.decode(bytes))
+      text = utf8.decode(bytes)
+      json = JSON.parse(text)
     } catch (e) {
       return Either.left(
         new InvalidRequest({
           message: e instanceof TypeError ? "the request body is not valid UTF-8" : "the request body is not valid JSON"
         })
       )
+    }
+    // JSON.parse keeps a repeated key's last value, other readers its first: refused (DuplicateKeys.ts).
+    if (!noRepeatedKeys(text, json)) {
+      const duplicate = duplicateKey(text)
+      if (duplicate !== undefined) return Either.left(duplicateKeyError(duplicate))
     }
     const accepted = accept?.(json)
     if (accepted !== undefined) return Either.right(accepted)
@@ -153,7 +204,12 @@ export const readJsonBody = <A, I>(
   const decode = decodeJsonBytes(schema, accept)
   return Effect.gen(function*() {
     const contentType = request.headers["content-type"]
-    const problem = jsonHeadProblem(contentType, request.headers["content-length"], maxBytes)
+    const problem = jsonHeadProblem(
+      contentType,
+      request.headers["content-length"],
+      maxBytes,
+      request.headers["content-encoding"]
+    )
     if (problem !== undefined) return yield* problem
     const bytes = yield* readBounded(request, maxBytes)
     return yield* decode(bytes, contentType)

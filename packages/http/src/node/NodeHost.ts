@@ -53,6 +53,7 @@ import { boundedBody, decodeJsonBytes, jsonHeadProblem } from "../internal/JsonB
 import type { PayloadTooLarge, UnsupportedMediaType } from "../HttpErrors.js"
 import { AccountRateLimiter, AccountRateLimiterLive } from "../internal/RateLimiter.js"
 import { endpointPath } from "../internal/EndpointPaths.js"
+import { repeatedHeader, repeatedHeaderError } from "../internal/RequestReading.js"
 
 /** Options of `NodeHostLive` beyond the HTTP settings (`RidequoteHttpOptions`). */
 export interface NodeHostOptions {
@@ -339,6 +340,13 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
         return answered(route, responseId, status, startMs)
       }
       const ids = { requestId, responseId, startMs }
+      // A credentials or content header sent twice: Node kept the first, a proxy may have read
+      // another (RequestReading.ts). Targets and near-miss paths never get here: they are not a
+      // hot route's exact key, so the fallback's edge reads them.
+      const repeated = repeatedHeader(request.rawHeaders)
+      if (repeated !== undefined) {
+        return fail(route, request, response, Cause.fail(repeatedHeaderError(repeated)), requestId, responseId, startMs, false)
+      }
       const context: QuoteContext = { requestId, receivedAt: DateTime.unsafeMake(startMs) }
       const serve = route.serve
       if (serve._tag === "Effect") return run(route, request, response, serve.run(request, context), ids)
@@ -346,7 +354,8 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
       const problem = jsonHeadProblem(
         header(request, "content-type"),
         header(request, "content-length"),
-        config.maxBodyBytes
+        config.maxBodyBytes,
+        header(request, "content-encoding")
       )
       if (problem !== undefined) {
         return runAudited(route, request, response, serve, serve.run(request, context, Either.left(problem)), ids, false)
@@ -424,6 +433,8 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
       })
 
     const listener: NodeRequestListener = (request, response) => {
+      // The exact path as sent (an absolute-form target, or any path that is not a hot route's
+      // exactly, goes to the fallback, whose edge reads the target: RequestReading.ts).
       const route = hot.get(`${request.method} ${pathOf(request.url ?? "/")}`)
       if (route === undefined) return fallback(request, response)
       // Merged into the head writeJson writes (preflights are not hot: they go to the fallback).

@@ -26,3 +26,19 @@ export type { ObservedTrip } from "./internal/fitting/sources/ObservedTrip.js"
 export { inferRoute } from "./internal/fitting/RouteInference.js"
 export { isHeldOut, readTrips, rowKey, TripRecordsInvalid } from "./internal/fitting/sources/TripRecords.js"
 export type { TripFile, TripTable } from "./internal/fitting/sources/TripRecords.js"
+export { crossValidate, foldOf, RIDE_HAIL_TARGETS, renderRideHailEvaluation, rideHailMisses } from "./internal/fitting/RideHailEvaluation.js"
+export type { ProductEvaluation, RideHailEvaluation } from "./internal/fitting/RideHailEvaluation.js"
+export { fitRideHailMarket, MIN_PRODUCT_ROWS, RIDE_HAIL_BUCKETS } from "./internal/fitting/RideHailFit.js"
+export type { RideHailFitOptions } from "./internal/fitting/RideHailFit.js"
+export { productReliabilitySvg } from "./internal/fitting/Plot.js"
+export { FIT_FORMATS } from "./internal/fitting/sources/Formats.js"
+export type { FitFormat } from "./internal/fitting/sources/Formats.js"
+export {
+  KNOWN_PRODUCTS,
+  parsePlaces,
+  parseProducts,
+  productTable,
+  readQuotes,
+  timestampInterval
+} from "./internal/fitting/sources/RideHailQuotes.js"
+export type { ObservedQuote, Places, QuoteTable } from "./internal/fitting/sources/RideHailQuotes.js"

@@ -52,7 +52,9 @@ describe("backtest", () => {
         const [resolved, supplied] = yield* readLines(output)
         for (const q of [resolved, supplied]) {
           expect(Object.keys(q ?? {}).sort()).toEqual(
-            ["currency", "distanceKm", "durationMinutes", "id", "marketPrices", "mode", "recommendations", "requestId"])
+            ["currency", "distanceKm", "durationMinutes", "id", "market", "marketPrices", "mode", "offers", "recommendations", "requestId"])
+          expect(q?.["market"]).toEqual({ id: "nyc", name: "New York City (yellow taxi, metered)", sampleData: false })
+          expect(Object.keys(q?.["offers"] as object).sort()).toEqual(Object.keys(q?.["marketPrices"] as object).sort())
           expect(q?.["mode"]).toBe("Realtime")
           expect(q?.["currency"]).toBe("USD")
           expect(Object.keys(q?.["marketPrices"] as object).sort()).toEqual(["creative-mobile/Standard", "curb/Standard"])

@@ -10,7 +10,7 @@
  * metered > 0 and R non-decreasing in q, so quantiles never cross.
  */
 import { DateTime } from "effect"
-import type { LocalTime, Market, MarketId, ProviderOffer, Trip } from "@ridequote/core"
+import type { LocalTime, Market, MarketId, OfferSource, ProviderOffer, Trip } from "@ridequote/core"
 import type { KnowsRoutes } from "@ridequote/routes"
 import { bucketOf, timeBucket } from "./Bucketing.js"
 import { localClock, localMidnight, localMonthClock } from "./LocalClock.js"
@@ -54,8 +54,10 @@ export const priceQuantile = (
 ): ((q: number) => number) => {
   const fees = feeTotal(regime)
   const season = month === undefined ? 1 : (regime.seasonal[route][month - 1] ?? 1)
-  const base = baseFare(regime.routes[route], model, distanceKm, durationMinutes, time) * season
-  const row = regime.providers[providerIndex]?.residuals[route][bucketOf(model.buckets, distanceKm, time)] ?? []
+  const provider = regime.providers[providerIndex]
+  const fare = provider?.routes?.[route] ?? regime.routes[route]
+  const base = baseFare(fare, model, distanceKm, durationMinutes, time) * season
+  const row = provider?.residuals[route][bucketOf(model.buckets, distanceKm, time)] ?? []
   const levels = model.quantileLevels
   return (q) => {
     const r = interpolateQuantile(levels, row, q)
@@ -89,6 +91,11 @@ export const calibratedMarket = (model: MarketModel): CalibratedMarket => {
   const clock = localClock(model.timeZone)
   const monthAt = localMonthClock(model.timeZone)
   const regimeAt = regimeFinder(model)
+  // What each offer publishes in the quote's `offers`, built once.
+  const sources: ReadonlyArray<OfferSource> = model.providers.map((p) => ({
+    ...(p.product === undefined ? {} : { product: p.product }),
+    ...(p.records === undefined ? {} : { records: p.records })
+  }))
   return {
     model,
     regimeAt,
@@ -113,7 +120,8 @@ export const calibratedMarket = (model: MarketModel): CalibratedMarket => {
         serviceLevel: p.serviceLevel,
         distribution: {
           quantile: priceQuantile(model, regime, i, route, trip.distanceKm, trip.durationMinutes, trip.localTime, month)
-        }
+        },
+        source: sources[i] ?? {}
       }))
     }
   }

@@ -106,10 +106,23 @@ const ResidualTable = Schema.Array(ResidualRow)
 
 const ProviderId = Schema.String.pipe(Schema.pattern(/^[a-z0-9][a-z0-9-]{0,63}$/))
 
-/** A provider the market quotes (the same list in every regime, in this order). */
+/** The records behind a provider's prices: trips or quotes, first and last local date. */
+export const RecordsSpan = Schema.Struct({
+  kind: Schema.Literal("trips", "quotes"),
+  from: Schema.String,
+  to: Schema.String
+})
+
+/**
+ * A provider the market quotes (the same list in every regime, in this order). `product` (the
+ * provider's own name, "UberX") and `records` (the period its prices were fitted on) are
+ * shown in the quote's `offers`; both optional, added in version 3 without a version bump.
+ */
 export const ProviderModel = Schema.Struct({
   provider: ProviderId,
-  serviceLevel: ServiceLevel
+  serviceLevel: ServiceLevel,
+  product: Schema.optional(Schema.String),
+  records: Schema.optional(RecordsSpan)
 })
 export type ProviderModel = typeof ProviderModel.Type
 
@@ -118,7 +131,12 @@ export const ProviderResiduals = Schema.Struct({
   provider: ProviderId,
   /** Training rows behind this provider's own quantiles (the rest is shrunk toward the market). */
   trainingRows: Schema.Struct({ supplied: Schema.Int, resolved: Schema.Int }),
-  residuals: Schema.Struct({ supplied: ResidualTable, resolved: ResidualTable })
+  residuals: Schema.Struct({ supplied: ResidualTable, resolved: ResidualTable }),
+  /**
+   * The provider's own base fare, where products of one market are priced on different
+   * tariffs (ride-hail products: a black SUV is not a pooled ride); absent = the regime's.
+   */
+  routes: Schema.optional(Schema.Struct({ supplied: BaseFare, resolved: BaseFare }))
 })
 export type ProviderResiduals = typeof ProviderResiduals.Type
 
@@ -216,6 +234,12 @@ const shapeProblem = (m: typeof ModelFields.Type): string | undefined => {
     }
     for (const route of ["supplied", "resolved"] as const) {
       if (regime.routes[route].timeShift.length !== nt) return `${at} routes.${route}.timeShift must have ${nt} entries`
+      for (const p of regime.providers) {
+        const own = p.routes?.[route]
+        if (own !== undefined && own.timeShift.length !== nt) {
+          return `${at} ${p.provider} routes.${route}.timeShift must have ${nt} entries`
+        }
+      }
     }
     if (regime.providers.length !== m.providers.length) return `${at} must list the market's ${m.providers.length} providers`
     for (const [j, p] of regime.providers.entries()) {

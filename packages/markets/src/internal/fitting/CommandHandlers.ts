@@ -23,7 +23,7 @@ import { measureOsrm, routeAccuracy, renderRouteAccuracy, scoredTrips } from "./
 
 /** Trips per forward split sent to a routing server for its accuracy (a server is slower than the table). */
 const OSRM_SAMPLE = 2000
-import type { SourceFormat } from "./sources/Formats.js"
+import type { FitFormat, SourceFormat } from "./sources/Formats.js"
 import { parseZoneCentroids } from "./sources/NycTlc.js"
 import type { ZoneCentroids } from "./sources/NycTlc.js"
 import { readTrips, TripRecordsInvalid } from "./sources/TripRecords.js"
@@ -36,10 +36,10 @@ export const FORMAT_DEFAULTS: Readonly<Record<SourceFormat, { id: string; name: 
   chicago: { id: "chicago", name: "Chicago (taxi, metered)", timeZone: "America/Chicago" }
 }
 
-const progressTo = (quiet: boolean) => (line: string) => (quiet ? Effect.void : Console.error(line))
+export const progressTo = (quiet: boolean) => (line: string) => (quiet ? Effect.void : Console.error(line))
 
 /** A file's text; `.gz` files are gunzipped (the repository keeps its trip records compressed). */
-const readText = (path: string) =>
+export const readText = (path: string) =>
   Effect.flatMap(FileSystem.FileSystem, (fs) =>
     fs.readFile(path).pipe(
       Effect.mapError((e) => new TripRecordsInvalid({ path, message: `cannot read ${path}: ${e.message}` })),
@@ -81,8 +81,12 @@ const describeRejections = (table: TripTable): string =>
 
 export interface FitCommandOptions {
   readonly inputs: ReadonlyArray<string>
-  readonly format: SourceFormat
+  readonly format: FitFormat
   readonly zones: Option.Option<string>
+  readonly places: Option.Option<string>
+  readonly products: Option.Option<string>
+  readonly period: Option.Option<string>
+  readonly records: "quotes" | "trips"
   readonly out: string
   readonly id: Option.Option<string>
   readonly name: Option.Option<string>
@@ -96,19 +100,24 @@ export interface FitCommandOptions {
 }
 
 export const runFit = (o: FitCommandOptions) =>
+  o.format === "ride-hail"
+    ? Effect.flatMap(Effect.promise(() => import("./RideHailCommands.js")), (h) => h.runRideHailFit(o))
+    : runTripFit(o, o.format)
+
+const runTripFit = (o: FitCommandOptions, format: SourceFormat) =>
   Effect.gen(function*() {
     const started = yield* Clock.currentTimeMillis
     const fs = yield* FileSystem.FileSystem
     const progress = progressTo(o.quiet)
-    const defaults = FORMAT_DEFAULTS[o.format]
-    const table = yield* readTable(o.inputs, o.format, o.zones, DEFAULT_HOLDOUT.salt, progress)
+    const defaults = FORMAT_DEFAULTS[format]
+    const table = yield* readTable(o.inputs, format, o.zones, DEFAULT_HOLDOUT.salt, progress)
     yield* progress("fitting: route profile, tariff regimes, rates and spread per regime")
     const model = yield* fitMarket(table, {
       id: Option.getOrElse(o.id, () => defaults.id),
       name: Option.getOrElse(o.name, () => defaults.name),
       timeZone: Option.getOrElse(o.timeZone, () => defaults.timeZone),
       currency: o.currency,
-      source: o.format,
+      source: format,
       inputs: o.inputs,
       holdoutFraction: o.holdout,
       salt: DEFAULT_HOLDOUT.salt,
@@ -171,8 +180,11 @@ export const defaultCuts = (table: TripTable): ReadonlyArray<string> => {
 export interface EvaluateCommandOptions {
   readonly model: string
   readonly inputs: ReadonlyArray<string>
-  readonly format: SourceFormat
+  readonly format: FitFormat
   readonly zones: Option.Option<string>
+  readonly places: Option.Option<string>
+  readonly products: Option.Option<string>
+  readonly folds: number
   readonly cuts: ReadonlyArray<string>
   readonly horizonMonths: number
   readonly plot: Option.Option<string>
@@ -199,12 +211,17 @@ export const fitOptionsOf = (model: MarketModel, minProviderRows: number): FitOp
 })
 
 export const runEvaluate = (o: EvaluateCommandOptions) =>
+  o.format === "ride-hail"
+    ? Effect.flatMap(Effect.promise(() => import("./RideHailCommands.js")), (h) => h.runRideHailEvaluate(o))
+    : runTripEvaluate(o, o.format)
+
+const runTripEvaluate = (o: EvaluateCommandOptions, format: SourceFormat) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const progress = progressTo(o.quiet)
     const text = yield* fs.readFileString(o.model).pipe(Effect.mapError((e) => invalid(o.model, `cannot read (${e.message})`)))
     const model = yield* parseModel(o.model, text)
-    const table = yield* readTable(o.inputs, o.format, o.zones, model.provenance.holdout.salt, progress)
+    const table = yield* readTable(o.inputs, format, o.zones, model.provenance.holdout.salt, progress)
     const cuts = o.cuts.length > 0 ? o.cuts : defaultCuts(table)
     const forward: Array<Evaluation> = []
     const accuracy = []

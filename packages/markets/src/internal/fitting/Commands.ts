@@ -2,7 +2,7 @@
  * The market commands of the `ridequote` program (mounted by @ridequote/server; runnable on
  * their own through src/bin.ts):
  *
- *   ridequote market fit --input FILE [--input FILE…] --format nyc-tlc|chicago [--zones FILE] --out model.json
+ *   ridequote market fit --input FILE [--input FILE…] --format nyc-tlc|chicago|ride-hail [--zones FILE] [--places FILE] --out model.json
  *   ridequote market evaluate --model model.json --input FILE… --format … [--cut DATE…] [--plot FILE] [--json]
  *   ridequote backtest --input trips.jsonl --output quotes.jsonl [--markets DIR|none] [--sample-fallback on|off]
  *
@@ -18,7 +18,7 @@ import { Effect, Either, Option } from "effect"
 import { parseRoutesChoice } from "@ridequote/routes"
 import { SERVICE_LEVELS } from "@ridequote/core"
 import type { ServiceLevel } from "@ridequote/core"
-import { SOURCE_FORMATS } from "./sources/Formats.js"
+import { FIT_FORMATS } from "./sources/Formats.js"
 
 const handlers = Effect.promise(() => import("./CommandHandlers.js"))
 
@@ -41,7 +41,17 @@ const inputs = Options.file("input").pipe(
   Options.repeated,
   Options.withDescription("Trip-record CSV file, plain or gzip-compressed (.gz); repeat for several files of one format")
 )
-const format = Options.choice("format", SOURCE_FORMATS).pipe(Options.withDescription("Column layout of the input files"))
+const format = Options.choice("format", FIT_FORMATS).pipe(
+  Options.withDescription("Column layout of the input files: nyc-tlc or chicago taxi trips, ride-hail price records (quotes or trips)")
+)
+const places = Options.file("places").pipe(
+  Options.withDescription("ride-hail: named places CSV (name, latitude, longitude) for rows that name their source and destination"),
+  Options.optional
+)
+const products = Options.file("products").pipe(
+  Options.withDescription("ride-hail: CSV (provider, product, serviceLevel) mapping products the built-in table does not know"),
+  Options.optional
+)
 const zones = Options.file("zones").pipe(
   Options.withDescription("NYC taxi-zone centroids CSV (LocationID, centroid_lon, centroid_lat): needed for zone-level NYC files"),
   Options.optional
@@ -59,6 +69,16 @@ export const fitCommand = Command.make(
     inputs,
     format,
     zones,
+    places,
+    products,
+    period: Options.text("period").pipe(
+      Options.withDescription("ride-hail: FROM..TO (local dates) the records' source documents, for timestamps that were rounded or lost"),
+      Options.optional
+    ),
+    records: Options.choice("records", ["quotes", "trips"] as const).pipe(
+      Options.withDescription("ride-hail: whether the rows are price quotes shown before a ride or completed trips"),
+      Options.withDefault("quotes" as const)
+    ),
     out: Options.file("out").pipe(Options.withDescription("Where to write the model JSON")),
     id: Options.text("id").pipe(Options.withDescription("Market id (default: nyc / chicago by format)"), Options.optional),
     name: Options.text("name").pipe(Options.withDescription("Market name"), Options.optional),
@@ -86,6 +106,12 @@ export const evaluateCommand = Command.make(
     inputs,
     format,
     zones,
+    places,
+    products,
+    folds: Options.integer("folds").pipe(
+      Options.withDescription("ride-hail: random split as k-fold cross-validation by row hash (every row scored once)"),
+      Options.withDefault(5)
+    ),
     cuts: Options.text("cut").pipe(
       Options.repeated,
       Options.withDescription("Forward split: fit before this local date YYYY-MM-DD, score after it (repeat; default: three cuts in the last half of the records)")

@@ -147,12 +147,12 @@ export const backtestCommand = Command.make(
     output: Options.file("output").pipe(Options.withDescription("JSON lines: one quote (or error) per input line")),
     markets: Options.text("markets").pipe(
       Options.withDescription(
-        "Folder of market models, or `none` for the sample market only. Default: the shipped markets with the sample market where they do not serve."
+        "Folder of market models, or `none` for the sample market only. Default: the shipped markets (NYC, Chicago, Boston)."
       ),
       Options.optional
     ),
     sampleFallback: Options.choice("sample-fallback", ["on", "off"]).pipe(
-      Options.withDescription("Price places no market serves on the sample market (on) or as errors (off). Default on for the shipped markets, off for --markets DIR."),
+      Options.withDescription("Price places no market serves on the sample market, invented prices (on), or as errors (off, the default)."),
       Options.optional
     ),
     routes: routesOption,

@@ -57,7 +57,7 @@ describe("backtest", () => {
           expect(Object.keys(q?.["offers"] as object).sort()).toEqual(Object.keys(q?.["marketPrices"] as object).sort())
           expect(q?.["mode"]).toBe("Realtime")
           expect(q?.["currency"]).toBe("USD")
-          expect(Object.keys(q?.["marketPrices"] as object).sort()).toEqual(["creative-mobile/Standard", "curb/Standard"])
+          expect(Object.keys(q?.["marketPrices"] as object).sort()).toEqual(["yellow-taxi/Standard"])
         }
         expect(supplied?.["distanceKm"]).toBe(6.2)
         expect(supplied?.["durationMinutes"]).toBe(22)
@@ -73,7 +73,7 @@ describe("backtest", () => {
         yield* runBacktest(input, output)
         const [before, after] = yield* readLines(output)
         const p50 = (q: Record<string, unknown> | undefined) =>
-          ((q?.["marketPrices"] as Record<string, { p50: number }>)["curb/Standard"])?.p50 ?? Number.NaN
+          ((q?.["marketPrices"] as Record<string, { p50: number }>)["yellow-taxi/Standard"])?.p50 ?? Number.NaN
         // Same weekday and hour, one month apart: the later trip pays the $2.50 surcharge on top.
         expect(p50(after) - p50(before)).toBeGreaterThan(2)
         expect(p50(after) - p50(before)).toBeLessThan(3.5)

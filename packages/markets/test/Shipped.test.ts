@@ -20,7 +20,8 @@ const scripts = (JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8"))
 /** The commands of a package script, as argument lists after `tsx src/bin.ts`. */
 const commandsOf = (script: string): Array<Array<string>> =>
   (scripts[script] ?? "").split("&&").map((part) => {
-    const args = part.trim().split(/\s+/)
+    // Words, or "quoted phrases" (a market or product name) as one argument without quotes.
+    const args = (part.trim().match(/"[^"]*"|\S+/g) ?? []).map((a) => a.replace(/^"(.*)"$/, "$1"))
     expect(args.slice(0, 2)).toEqual(["tsx", "src/bin.ts"])
     return args.slice(2)
   })

@@ -14,7 +14,9 @@ import type { LocalTime, Market, MarketId, OfferSource, ProviderOffer, Trip } fr
 import type { KnowsRoutes } from "@ridequote/routes"
 import { bucketOf, timeBucket } from "./Bucketing.js"
 import { localClock, localMidnight, localMonthClock } from "./LocalClock.js"
-import type { BaseFare, MarketModel, Regime } from "./ModelFile.js"
+import type { BaseFare, MarketModel, Regime, SpecialFare, SpecialFares } from "./ModelFile.js"
+import { greatCircleKm } from "@ridequote/core"
+import type { Coordinates } from "@ridequote/core"
 import { interpolateQuantile } from "./Quantiles.js"
 
 export type RouteKind = "supplied" | "resolved"
@@ -81,6 +83,43 @@ export const regimeFinder = (model: MarketModel): ((epochMillis: number | undefi
   }
 }
 
+/** The zone of a point: the nearest centroid within `maxKm`, or undefined. */
+export const zoneFinder = (special: SpecialFares): ((p: Coordinates) => number | undefined) => {
+  const zones = special.zones
+  // ~1° of latitude is 111 km: a cheap box test before the great circle.
+  const dLat = special.maxKm / 111
+  return (p) => {
+    let best: number | undefined, bestKm = special.maxKm
+    const dLon = dLat / Math.max(0.1, Math.cos((p.latitude * Math.PI) / 180))
+    for (const [id, lon, lat] of zones) {
+      if (Math.abs(lat - p.latitude) > dLat || Math.abs(lon - p.longitude) > dLon) continue
+      const km = greatCircleKm(p, { latitude: lat, longitude: lon })
+      if (km <= bestKm) (bestKm = km, best = id)
+    }
+    return best
+  }
+}
+
+/** The special fare covering a trip between two zones, if any. */
+export const specialFareFor = (
+  special: SpecialFares,
+  pickupZone: number | undefined,
+  dropoffZone: number | undefined
+): SpecialFare | undefined => {
+  if (pickupZone === undefined || dropoffZone === undefined) return undefined
+  return special.fares.find(({ between: [a, b] }) =>
+    (a.includes(pickupZone) && b.includes(dropoffZone)) || (b.includes(pickupZone) && a.includes(dropoffZone)))
+}
+
+/** The special fare's regime in force at a local date (the last that began on or before it; else the first). */
+const specialRegime = (fare: SpecialFare, localDate: string | undefined) => {
+  const regimes = fare.regimes
+  if (localDate === undefined) return regimes[regimes.length - 1]
+  let i = regimes.length - 1
+  while (i > 0 && (regimes[i]?.effectiveFrom ?? "") > localDate) i--
+  return regimes[i]
+}
+
 export interface CalibratedMarket extends Market, KnowsRoutes {
   readonly model: MarketModel
   /** The regime in force at an instant (epoch ms; undefined = the newest). */
@@ -91,11 +130,31 @@ export const calibratedMarket = (model: MarketModel): CalibratedMarket => {
   const clock = localClock(model.timeZone)
   const monthAt = localMonthClock(model.timeZone)
   const regimeAt = regimeFinder(model)
-  // What each offer publishes in the quote's `offers`, built once.
-  const sources: ReadonlyArray<OfferSource> = model.providers.map((p) => ({
-    ...(p.product === undefined ? {} : { product: p.product }),
-    ...(p.records === undefined ? {} : { records: p.records })
-  }))
+  // What each offer publishes in the quote's `offers`, per regime, built once: the provider's
+  // own records' period where the model has one, else the window its regime was fitted on.
+  const sourcesByRegime: ReadonlyArray<ReadonlyArray<OfferSource>> = model.regimes.map((regime) =>
+    model.providers.map((p) => {
+      const records = p.records ?? (regime.window === undefined ? undefined : { kind: "trips" as const, ...regime.window })
+      return {
+        ...(p.product === undefined ? {} : { product: p.product }),
+        ...(records === undefined ? {} : { records })
+      }
+    }))
+  const special = model.specialFares
+  const zoneOf = special === undefined ? undefined : zoneFinder(special)
+  const localDateOf = (epochMillis: number): string =>
+    new Intl.DateTimeFormat("en-CA", { timeZone: model.timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
+      .format(new Date(epochMillis))
+  const specialSources = new Map<string, OfferSource>()
+  const specialSource = (base: OfferSource, fare: SpecialFare, window: { from: string; to: string }): OfferSource => {
+    const key = `${base.product ?? ""}\u0000${fare.id}\u0000${window.from}`
+    let source = specialSources.get(key)
+    if (source === undefined) {
+      source = { ...base, records: { kind: "trips", ...window }, tariff: fare.description }
+      specialSources.set(key, source)
+    }
+    return source
+  }
   return {
     model,
     regimeAt,
@@ -115,14 +174,28 @@ export const calibratedMarket = (model: MarketModel): CalibratedMarket => {
       // The season of the trip's local month (none without a moment: the regime's average month).
       const month = at === undefined ? undefined : monthAt(at)
       const route: RouteKind = trip.routeSource === "resolved" ? "resolved" : "supplied"
-      return model.providers.map((p, i) => ({
-        provider: p.provider,
-        serviceLevel: p.serviceLevel,
-        distribution: {
-          quantile: priceQuantile(model, regime, i, route, trip.distanceKm, trip.durationMinutes, trip.localTime, month)
-        },
-        source: sources[i] ?? {}
-      }))
+      const sources = sourcesByRegime[model.regimes.indexOf(regime)] ?? []
+      const fare = special === undefined || zoneOf === undefined
+        ? undefined
+        : specialFareFor(special, zoneOf(trip.pickup), zoneOf(trip.destination))
+      const fareRegime = fare === undefined ? undefined : specialRegime(fare, at === undefined ? undefined : localDateOf(at))
+      return model.providers.map((p, i) => {
+        const metered = priceQuantile(model, regime, i, route, trip.distanceKm, trip.durationMinutes, trip.localTime, month)
+        const source = sources[i] ?? {}
+        if (fare === undefined || fareRegime === undefined || !fare.providers.includes(p.provider)) {
+          return { provider: p.provider, serviceLevel: p.serviceLevel, distribution: { quantile: metered }, source }
+        }
+        // The tariff replaces the meter: the records' own quantiles (flat), or above the metered median.
+        const row = fareRegime.quantiles
+        const levels = model.quantileLevels
+        const offset = fare.kind === "flat" ? 0 : metered(0.5)
+        return {
+          provider: p.provider,
+          serviceLevel: p.serviceLevel,
+          distribution: { quantile: (q: number) => Math.max(0, offset + interpolateQuantile(levels, row, q)) },
+          source: specialSource(source, fare, fareRegime.window)
+        }
+      })
     }
   }
 }

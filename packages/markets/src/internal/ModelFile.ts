@@ -169,6 +169,8 @@ export const Regime = Schema.Struct({
     resolved: Schema.Array(Positive).pipe(Schema.itemsCount(12))
   }),
   trainingRows: Schema.Int,
+  /** Local dates of the first and last trip the regime's rates and spread were fitted on (optional). */
+  window: Schema.optional(Schema.Struct({ from: LocalDate, to: LocalDate })),
   /** The metered part (price − fees). */
   routes: Schema.Struct({ supplied: BaseFare, resolved: BaseFare }),
   providers: Schema.Array(ProviderResiduals)
@@ -190,6 +192,45 @@ export const Provenance = Schema.Struct({
 })
 export type Provenance = typeof Provenance.Type
 
+/**
+ * Tariffs that replace the meter between two groups of zones (NYC: the JFK–Manhattan flat
+ * fare, rate code 2; Newark, rate code 3: the meter plus a surcharge and tolls). A point
+ * belongs to the zone of the nearest centroid within `maxKm`; a trip is covered when one end
+ * is in `between[0]` and the other in `between[1]`. Per regime, the quantiles (at the
+ * model's levels) of what the records of that rate code show riders paid: the whole price
+ * (`flat`) or the price above the metered median of the same trip (`meter-plus`).
+ */
+const FiniteRow = Schema.declare(
+  (u: unknown): u is ReadonlyArray<number> => Array.isArray(u) && u.every((x) => typeof x === "number" && Number.isFinite(x)),
+  { identifier: "FiniteRow", description: "an array of finite numbers" }
+)
+
+export const SpecialFare = Schema.Struct({
+  id: Schema.String,
+  description: Schema.String,
+  kind: Schema.Literal("flat", "meter-plus"),
+  /** The records' rate code this tariff was read from. */
+  rateCode: Schema.Int,
+  between: Schema.Tuple(Schema.Array(Schema.Int), Schema.Array(Schema.Int)),
+  /** Providers it applies to (the taxi, not ride-hail). */
+  providers: Schema.Array(ProviderId),
+  regimes: Schema.Array(Schema.Struct({
+    effectiveFrom: LocalDate,
+    trainingRows: Schema.Int,
+    window: Schema.Struct({ from: LocalDate, to: LocalDate }),
+    quantiles: FiniteRow
+  }))
+})
+export type SpecialFare = typeof SpecialFare.Type
+
+export const SpecialFares = Schema.Struct({
+  /** `[zone id, longitude, latitude]` of every zone the rules name or compete with. */
+  zones: Schema.Array(Schema.Tuple(Schema.Int, Finite, Finite)),
+  maxKm: Positive,
+  fares: Schema.Array(SpecialFare)
+})
+export type SpecialFares = typeof SpecialFares.Type
+
 const ModelFields = Schema.Struct({
   format: Schema.Literal(MODEL_FORMAT),
   version: Schema.Literal(MODEL_VERSION),
@@ -208,6 +249,13 @@ const ModelFields = Schema.Struct({
   ),
   providers: Schema.Array(ProviderModel).pipe(Schema.minItems(1)),
   regimes: Schema.Array(Regime).pipe(Schema.minItems(1)),
+  /**
+   * Optional: this model's providers join the market of this id (one market: that one's area,
+   * time zone and routes; the quote lists both models' providers). Each keeps its own regimes.
+   */
+  joins: Schema.optional(MarketId),
+  /** Optional (added in version 3 without a version bump): flat fares and surcharged meters. */
+  specialFares: Schema.optional(SpecialFares),
   provenance: Provenance
 })
 
@@ -253,6 +301,12 @@ const shapeProblem = (m: typeof ModelFields.Type): string | undefined => {
           if (!isAscending(row, false)) return `${key} residuals.${route}[${b}] quantiles cross`
         }
       }
+    }
+  }
+  for (const fare of m.specialFares?.fares ?? []) {
+    for (const r of fare.regimes) {
+      if (r.quantiles.length !== nl) return `specialFares ${fare.id} (${r.effectiveFrom}) must have ${nl} quantiles`
+      if (!isAscending(r.quantiles, false)) return `specialFares ${fare.id} (${r.effectiveFrom}) quantiles cross`
     }
   }
   return undefined

@@ -24,7 +24,7 @@ import { measureOsrm, routeAccuracy, renderRouteAccuracy, scoredTrips } from "./
 /** Trips per forward split sent to a routing server for its accuracy (a server is slower than the table). */
 const OSRM_SAMPLE = 2000
 import type { FitFormat, SourceFormat } from "./sources/Formats.js"
-import { parseZoneCentroids } from "./sources/NycTlc.js"
+import { parseZoneBoroughs, parseZoneCentroids } from "./sources/NycTlc.js"
 import type { ZoneCentroids } from "./sources/NycTlc.js"
 import { readTrips, TripRecordsInvalid } from "./sources/TripRecords.js"
 import type { TripTable } from "./sources/TripRecords.js"
@@ -63,12 +63,12 @@ const readTable = (
     if (paths.length === 0) {
       return yield* new TripRecordsInvalid({ path: "", message: "give at least one --input file" })
     }
-    const zoneTable: ZoneCentroids | undefined = Option.isSome(zonesPath)
-      ? parseZoneCentroids(yield* readText(zonesPath.value))
-      : undefined
+    const zonesText = Option.isSome(zonesPath) ? yield* readText(zonesPath.value) : undefined
+    const zoneTable: ZoneCentroids | undefined = zonesText === undefined ? undefined : parseZoneCentroids(zonesText)
+    const boroughs = zonesText === undefined ? undefined : parseZoneBoroughs(zonesText)
     const files = yield* Effect.forEach(paths, (path) =>
       Effect.tap(Effect.map(readText(path), (text) => ({ path, text })), () => progress(`read ${path}`)))
-    const table = yield* readTrips(sourceFormat, files, salt, zoneTable)
+    const table = yield* readTrips(sourceFormat, files, salt, zoneTable, boroughs)
     yield* progress(`${table.rowsRead} rows, ${table.trips.length} usable trips`)
     return table
   })
@@ -87,12 +87,15 @@ export interface FitCommandOptions {
   readonly products: Option.Option<string>
   readonly period: Option.Option<string>
   readonly records: "quotes" | "trips"
+  readonly joins: Option.Option<string>
   readonly out: string
   readonly id: Option.Option<string>
   readonly name: Option.Option<string>
   readonly timeZone: Option.Option<string>
   readonly currency: string
   readonly serviceLevel: ServiceLevel
+  readonly provider: Option.Option<string>
+  readonly product: Option.Option<string>
   readonly holdout: number
   readonly minProviderRows: number
   readonly quiet: boolean
@@ -100,7 +103,7 @@ export interface FitCommandOptions {
 }
 
 export const runFit = (o: FitCommandOptions) =>
-  o.format === "ride-hail"
+  o.format === "ride-hail" || o.format === "nyc-hvfhv"
     ? Effect.flatMap(Effect.promise(() => import("./RideHailCommands.js")), (h) => h.runRideHailFit(o))
     : runTripFit(o, o.format)
 
@@ -122,7 +125,11 @@ const runTripFit = (o: FitCommandOptions, format: SourceFormat) =>
       holdoutFraction: o.holdout,
       salt: DEFAULT_HOLDOUT.salt,
       minProviderRows: o.minProviderRows,
-      serviceLevel: o.serviceLevel
+      serviceLevel: o.serviceLevel,
+      ...Option.match(o.provider, {
+        onNone: () => ({}),
+        onSome: (provider) => ({ pooled: { provider, product: Option.getOrElse(o.product, () => provider) } })
+      })
     })
     const text = renderModel(model)
     // Round-trip through the decoder before writing: never ship a file MarketsLive would refuse.
@@ -206,12 +213,16 @@ export const fitOptionsOf = (model: MarketModel, minProviderRows: number): FitOp
   salt: model.provenance.holdout.salt,
   minProviderRows,
   serviceLevel: (model.providers[0]?.serviceLevel ?? "Standard") as ServiceLevel,
+  // A model of one named product was fitted with every row pooled into it.
+  ...(model.providers.length === 1 && model.providers[0]?.product !== undefined
+    ? { pooled: { provider: model.providers[0].provider, product: model.providers[0].product } }
+    : {}),
   buckets: model.buckets,
   levels: model.quantileLevels
 })
 
 export const runEvaluate = (o: EvaluateCommandOptions) =>
-  o.format === "ride-hail"
+  o.format === "ride-hail" || o.format === "nyc-hvfhv"
     ? Effect.flatMap(Effect.promise(() => import("./RideHailCommands.js")), (h) => h.runRideHailEvaluate(o))
     : runTripEvaluate(o, o.format)
 

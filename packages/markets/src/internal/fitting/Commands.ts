@@ -75,6 +75,10 @@ export const fitCommand = Command.make(
       Options.withDescription("ride-hail: FROM..TO (local dates) the records' source documents, for timestamps that were rounded or lost"),
       Options.optional
     ),
+    joins: Options.text("joins").pipe(
+      Options.withDescription("ride-hail, nyc-hvfhv: add these providers to the market of this id (one market, its area and routes): e.g. nyc"),
+      Options.optional
+    ),
     records: Options.choice("records", ["quotes", "trips"] as const).pipe(
       Options.withDescription("ride-hail: whether the rows are price quotes shown before a ride or completed trips"),
       Options.withDefault("quotes" as const)
@@ -88,6 +92,14 @@ export const fitCommand = Command.make(
     ),
     currency: Options.text("currency").pipe(Options.withDefault("USD")),
     serviceLevel: Options.choice("service-level", SERVICE_LEVELS).pipe(Options.withDefault("Standard" as ServiceLevel)),
+    provider: Options.text("provider").pipe(
+      Options.withDescription("nyc-tlc, chicago: one provider id for every row (e.g. yellow-taxi), where the provider column names meter vendors or affiliations whose prices do not differ"),
+      Options.optional
+    ),
+    product: Options.text("product").pipe(
+      Options.withDescription("The product name riders see for --provider (e.g. \"Yellow taxi\")"),
+      Options.optional
+    ),
     holdout: Options.float("holdout").pipe(
       Options.withDescription("Share of rows held out at random for `market evaluate` (never fitted)"),
       Options.withDefault(0.2)

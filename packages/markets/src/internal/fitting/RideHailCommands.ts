@@ -13,7 +13,8 @@ import { crossValidate, renderRideHailEvaluation, rideHailMisses } from "./RideH
 import { fitRideHailMarket } from "./RideHailFit.js"
 import type { RideHailFitOptions } from "./RideHailFit.js"
 import { productReliabilitySvg } from "./Plot.js"
-import { parsePlaces, parseProducts, productTable, readQuotes } from "./sources/RideHailQuotes.js"
+import { parseZoneCentroids } from "./sources/NycTlc.js"
+import { parsePlaces, parseProducts, productTable, readHvfhv, readQuotes } from "./sources/RideHailQuotes.js"
 import { TripRecordsInvalid } from "./sources/TripRecords.js"
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
@@ -27,14 +28,21 @@ export const parsePeriod = (text: string): Either.Either<{ from: string; to: str
 }
 
 const readQuoteTable = (
-  inputs: ReadonlyArray<string>,
-  placesPath: Option.Option<string>,
-  productsPath: Option.Option<string>,
+  o: Pick<FitCommandOptions, "format" | "inputs" | "places" | "products" | "zones">,
   salt: string,
   progress: (line: string) => Effect.Effect<void>
 ) =>
   Effect.gen(function*() {
+    const { inputs, places: placesPath, products: productsPath } = o
     if (inputs.length === 0) return yield* new TripRecordsInvalid({ path: "", message: "give at least one --input file" })
+    if (o.format === "nyc-hvfhv") {
+      const zones = Option.isSome(o.zones) ? parseZoneCentroids(yield* readText(o.zones.value)) : undefined
+      const files = yield* Effect.forEach(inputs, (path) =>
+        Effect.tap(Effect.map(readText(path), (text) => ({ path, text })), () => progress(`read ${path}`)))
+      const table = yield* readHvfhv(files, salt, zones)
+      yield* progress(`${table.rowsRead} rows, ${table.quotes.length} usable trips`)
+      return table
+    }
     const places = Option.isSome(placesPath) ? yield* parsePlaces(placesPath.value, yield* readText(placesPath.value)) : undefined
     const extra = Option.isSome(productsPath) ? yield* parseProducts(productsPath.value, yield* readText(productsPath.value)) : []
     const files = yield* Effect.forEach(inputs, (path) =>
@@ -53,18 +61,19 @@ export const runRideHailFit = (o: FitCommandOptions) =>
       return yield* new TripRecordsInvalid({ path: "--time-zone", message: "--format ride-hail needs --time-zone (the IANA zone of the market)" })
     }
     const period = Option.isSome(o.period) ? yield* parsePeriod(o.period.value) : undefined
-    const table = yield* readQuoteTable(o.inputs, o.places, o.products, DEFAULT_HOLDOUT.salt, progress)
+    const table = yield* readQuoteTable(o, DEFAULT_HOLDOUT.salt, progress)
     yield* progress("fitting: detour factor, base fare and spread per product")
     const model = yield* fitRideHailMarket(table, {
       id: Option.getOrElse(o.id, () => "ride-hail"),
       name: Option.getOrElse(o.name, () => "Ride-hail market"),
       timeZone: o.timeZone.value,
       currency: o.currency,
-      source: "ride-hail",
+      source: o.format,
+      ...(Option.isSome(o.joins) ? { joins: o.joins.value } : {}),
       inputs: o.inputs,
       holdoutFraction: o.holdout,
       salt: DEFAULT_HOLDOUT.salt,
-      recordKind: o.records,
+      recordKind: o.format === "nyc-hvfhv" ? "trips" : o.records,
       ...(period === undefined ? {} : { period })
     })
     const text = renderModel(model)
@@ -108,6 +117,7 @@ export const rideHailOptionsOf = (model: import("../ModelFile.js").MarketModel):
   salt: model.provenance.holdout.salt,
   recordKind: model.providers[0]?.records?.kind ?? "quotes",
   period: model.provenance.trainingSpan,
+  ...(model.joins === undefined ? {} : { joins: model.joins }),
   buckets: model.buckets,
   levels: model.quantileLevels
 })
@@ -121,7 +131,7 @@ export const runRideHailEvaluate = (o: EvaluateCommandOptions) =>
     if (!(o.folds >= 2 && o.folds <= 20)) {
       return yield* new TripRecordsInvalid({ path: "--folds", message: "--folds must be between 2 and 20" })
     }
-    const table = yield* readQuoteTable(o.inputs, o.places, o.products, model.provenance.holdout.salt, progress)
+    const table = yield* readQuoteTable(o, model.provenance.holdout.salt, progress)
     yield* progress(`cross-validating over ${o.folds} random folds`)
     const evaluation = yield* crossValidate(table, rideHailOptionsOf(model), o.folds)
     if (Option.isSome(o.plot)) {

@@ -54,6 +54,8 @@ export interface RideHailFitOptions {
    */
   readonly period?: { readonly from: string; readonly to: string }
   readonly notes?: ReadonlyArray<string>
+  /** The market whose quotes these providers join (its id): one market, that market's area and routes. */
+  readonly joins?: string
   readonly buckets?: Buckets
   readonly levels?: ReadonlyArray<number>
   /** Train on these rows instead of the ones the hash split keeps (cross-validation). */
@@ -308,6 +310,7 @@ export const fitRideHailMarket = (table: QuoteTable, options: RideHailFitOptions
     quantileLevels: levels,
     providers: providerModels,
     regimes: [regime],
+    ...(options.joins === undefined ? {} : { joins: options.joins as MarketId }),
     provenance: {
       source: options.source,
       inputs: options.inputs,

@@ -258,3 +258,107 @@ export const readQuotes = (
   }
   return Either.right({ quotes, rowsRead, rejected })
 }
+
+/** TLC high-volume for-hire licence → provider (TLC's HVFHV data dictionary). */
+export const HVFHS_LICENSES: Readonly<Record<string, string>> = {
+  HV0002: "juno",
+  HV0003: "uber",
+  HV0004: "via",
+  HV0005: "lyft"
+}
+
+const HVFHS_PRODUCT: Readonly<Record<string, { readonly standard: string; readonly shared: string }>> = {
+  juno: { standard: "Juno", shared: "Juno shared" },
+  uber: { standard: "Uber (private ride)", shared: "UberPool" },
+  via: { standard: "Via (private ride)", shared: "Via shared" },
+  lyft: { standard: "Lyft (private ride)", shared: "Lyft Shared" }
+}
+
+/** The fare components a rider pays, tips aside (`NA` and blanks are 0). */
+const HVFHV_PRICE_COLUMNS = ["base_passenger_fare", "tolls", "bcf", "sales_tax", "congestion_surcharge", "airport_fee", "cbd_congestion_fee"]
+
+/**
+ * NYC TLC high-volume for-hire trips (`--format nyc-hvfhv`; Uber, Lyft, Via): completed trips
+ * with zone ids (centroids from `--zones`). Price = base_passenger_fare + tolls + black-car
+ * fund + sales tax + congestion surcharge + airport fee (+ the 2025 CBD congestion fee): what
+ * the rider paid but the tip. The records do not name the product: a shared request
+ * (`shared_request_flag` Y) is Shared, every other trip Standard (UberX, XL and Black alike:
+ * a limit stated in docs/pricing.md).
+ */
+export const readHvfhv = (
+  files: ReadonlyArray<TripFile>,
+  salt: string,
+  zones: ReadonlyMap<number, Coordinates> | undefined
+): Either.Either<QuoteTable, TripRecordsInvalid> => {
+  const quotes: Array<ObservedQuote> = []
+  const rejected: Record<string, number> = {}
+  const reject = (why: string) => (rejected[why] = (rejected[why] ?? 0) + 1)
+  let rowsRead = 0
+  for (const file of files) {
+    const lines = file.text.split("\n")
+    const header = parseCsvLine((lines[0] ?? "").replace(/^\uFEFF/, "")).map((h) => h.trim().replace(/^"|"$/g, ""))
+    const col = (name: string) => header.findIndex((h) => h.toLowerCase() === name.toLowerCase())
+    const license = col("hvfhs_license_num"), pu = col("PULocationID"), dof = col("DOLocationID"), miles = col("trip_miles")
+    const shared = col("shared_request_flag")
+    const missing = [["hvfhs_license_num", license], ["PULocationID", pu], ["DOLocationID", dof], ["trip_miles", miles], [
+      "base_passenger_fare",
+      col("base_passenger_fare")
+    ]].filter(([, i]) => (i as number) < 0).map(([n]) => n)
+    if (missing.length > 0) {
+      return Either.left(new TripRecordsInvalid({ path: file.path, message: `not an nyc-hvfhv file: missing column(s) ${missing.join(", ")}` }))
+    }
+    if (zones === undefined) {
+      return Either.left(new TripRecordsInvalid({ path: file.path, message: "pass --zones with the taxi-zone centroids (nyc-taxi-zones-with-centroids.csv)" }))
+    }
+    const priceCols = HVFHV_PRICE_COLUMNS.map(col).filter((i) => i >= 0)
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i] ?? ""
+      if (line.trim() === "") continue
+      rowsRead++
+      const f = parseCsvLine(line).map((x) => x.trim().replace(/^"|"$/g, ""))
+      if (f.length < header.length - 2) {
+        reject("malformed-row")
+        continue
+      }
+      const provider = HVFHS_LICENSES[f[license] ?? ""]
+      if (provider === undefined) {
+        reject("licence-not-modelled")
+        continue
+      }
+      const amounts = priceCols.map((j) => {
+        const x = Number(f[j])
+        return Number.isFinite(x) ? x : 0
+      })
+      const fare = Number(f[col("base_passenger_fare")])
+      const price = Math.round(amounts.reduce((a, b) => a + b, 0) * 100) / 100
+      if (!(fare > 0) || !(price > 0 && price <= MAX_QUOTE_PRICE)) {
+        reject("price-out-of-range")
+        continue
+      }
+      const distanceKm = Number(f[miles]) * KM_PER_MILE
+      if (!(distanceKm > 0) || distanceKm > 160) {
+        reject("zero-or-missing-distance")
+        continue
+      }
+      const pickup = zones.get(Number(f[pu])), destination = zones.get(Number(f[dof]))
+      if (pickup === undefined || destination === undefined) {
+        reject("zone-without-centroid")
+        continue
+      }
+      const isShared = shared >= 0 && (f[shared] ?? "").toUpperCase() === "Y"
+      const names = HVFHS_PRODUCT[provider] ?? { standard: provider, shared: `${provider} shared` }
+      quotes.push({
+        key: rowKey(salt, line),
+        provider,
+        product: isShared ? names.shared : names.standard,
+        serviceLevel: isShared ? "Shared" : "Standard",
+        price,
+        distanceKm,
+        surge: 1,
+        pickup,
+        destination
+      })
+    }
+  }
+  return Either.right({ quotes, rowsRead, rejected })
+}

@@ -2,7 +2,8 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { DateTime, Effect, Either, Layer } from "effect"
 import { MarketData, SAMPLE_MARKET_ID } from "@ridequote/core"
-import { MarketsLive, SHIPPED_MARKETS_DIR } from "@ridequote/markets"
+import { calibratedMarket, joinMarkets, MarketsLive, parseModel, SHIPPED_MARKETS_DIR } from "@ridequote/markets"
+import { readFileSync } from "node:fs"
 
 /** The shipped models, relative to the repository root (where vitest runs). */
 const SHIPPED = SHIPPED_MARKETS_DIR
@@ -47,9 +48,12 @@ describe("market selection by pickup", () => {
           routeSource: "supplied" as const,
           localTime: nyc.localTime(DateTime.unsafeMake("2019-03-05T13:15:00Z"), TIMES_SQUARE)
         }
-        // A rider chooses a yellow taxi, not its meter vendor (their prices do not differ).
+        // A rider chooses a yellow taxi, not its meter vendor (their prices do not differ), or a ride-hail app.
         expect(nyc.offers(trip).map((o) => `${o.provider}/${o.serviceLevel}=${o.source?.product}`)).toEqual([
-          "yellow-taxi/Standard=Yellow taxi"
+          "yellow-taxi/Standard=Yellow taxi",
+          "lyft/Standard=Lyft",
+          "uber/Standard=Uber",
+          "via/Standard=Via"
         ])
       }))
 
@@ -90,6 +94,37 @@ describe("market selection by pickup", () => {
         // A trip inside Manhattan stays on the meter.
         const local = nyc.offers({ ...tripAt("2026-11-25T15:00:00Z"), destination: { latitude: 40.7128, longitude: -74.006 }, distanceKm: 6 })
         expect(local[0]?.source?.tariff).toBeUndefined()
+      }))
+
+    it.effect("NYC's Uber, Lyft and Via (one night of May 2020) join the yellow taxi; the flat fare is the taxi's alone", () =>
+      Effect.gen(function*() {
+        const nyc = yield* (yield* MarketData).marketAt(TIMES_SQUARE)
+        const at = DateTime.unsafeMake("2026-11-25T15:00:00Z")
+        const trip = {
+          pickup: TIMES_SQUARE,
+          destination: JFK,
+          distanceKm: 27,
+          durationMinutes: 45,
+          mode: "Realtime" as const,
+          routeSource: "supplied" as const,
+          localTime: nyc.localTime(at, TIMES_SQUARE),
+          departAt: at
+        }
+        const offers = nyc.offers(trip)
+        expect(offers.map((o) => `${o.provider}/${o.serviceLevel}=${o.source?.product}`)).toEqual([
+          "yellow-taxi/Standard=Yellow taxi",
+          "lyft/Standard=Lyft",
+          "uber/Standard=Uber",
+          "via/Standard=Via"
+        ])
+        for (const o of offers.slice(1)) {
+          expect(o.source?.records).toEqual({ kind: "trips", from: "2020-05-01", to: "2020-05-01" })
+          expect(o.source?.tariff).toBeUndefined()
+          // Priced by distance: a longer ride costs more.
+          const longer = nyc.offers({ ...trip, distanceKm: 35 }).find((x) => x.provider === o.provider)
+          expect(longer?.distribution.quantile(0.5)).toBeGreaterThan(o.distribution.quantile(0.5))
+        }
+        expect(offers[0]?.source?.tariff).toMatch(/flat fare/)
       }))
 
     it.effect("Times Square → Newark airport: the meter plus the Newark surcharge and tolls (rate code 3)", () =>
@@ -137,4 +172,22 @@ describe("market selection by pickup", () => {
       expect(Either.isLeft(result)).toBe(true)
       if (Either.isLeft(result)) expect(result.left.message).toContain("bad-markets/wrong-version.json")
     }).pipe(Effect.provide(NodeFileSystem.layer)))
+})
+
+describe("models that join another market", () => {
+  const read = (name: string) =>
+    Either.getOrThrow(parseModel(name, readFileSync(`${SHIPPED}/${name}`, "utf8")))
+
+  it.effect("a joining model whose market is not loaded, or that repeats one of its providers, is refused", () =>
+    Effect.gen(function*() {
+      const rideHail = calibratedMarket(read("nyc-ride-hail.json"))
+      const alone = yield* Effect.either(joinMarkets([rideHail], () => "nyc-ride-hail.json"))
+      expect(Either.isLeft(alone) && alone.left.message).toMatch(/joins market "nyc", which is not in the folder/)
+      const nyc = read("nyc.json")
+      const twice = calibratedMarket({ ...read("nyc-ride-hail.json"), providers: [...rideHail.model.providers.slice(0, 2), { provider: "yellow-taxi", serviceLevel: "Standard" }] })
+      const clash = yield* Effect.either(joinMarkets([calibratedMarket(nyc), twice], () => "clash.json"))
+      expect(Either.isLeft(clash) && clash.left.message).toMatch(/yellow-taxi\/Standard is already in market "nyc"/)
+      const joined = yield* joinMarkets([calibratedMarket(nyc), rideHail], () => "")
+      expect(joined.map((m) => m.id)).toEqual(["nyc"])
+    }))
 })

@@ -53,7 +53,7 @@ describe("which markets a command prices on", () => {
         const quote = JSON.parse(readFileSync(join(dir, "quotes.jsonl"), "utf8")) as { marketPrices: Record<string, unknown> }
         return [...new Set(Object.keys(quote.marketPrices).map((key) => key.split("/")[0]))].sort()
       }
-      expect(await providers()).toEqual(["yellow-taxi"])
+      expect(await providers()).toEqual(["lyft", "uber", "via", "yellow-taxi"])
       expect(await providers("--markets", "none")).toEqual(["cityhop", "metrocab", "swiftride"])
     } finally {
       rmSync(dir, { recursive: true, force: true })

@@ -142,9 +142,8 @@ export const calibratedMarket = (model: MarketModel): CalibratedMarket => {
     }))
   const special = model.specialFares
   const zoneOf = special === undefined ? undefined : zoneFinder(special)
-  const localDateOf = (epochMillis: number): string =>
-    new Intl.DateTimeFormat("en-CA", { timeZone: model.timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
-      .format(new Date(epochMillis))
+  const dateFormat = new Intl.DateTimeFormat("en-CA", { timeZone: model.timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
+  const localDateOf = (epochMillis: number): string => dateFormat.format(new Date(epochMillis))
   const specialSources = new Map<string, OfferSource>()
   const specialSource = (base: OfferSource, fare: SpecialFare, window: { from: string; to: string }): OfferSource => {
     const key = `${base.product ?? ""}\u0000${fare.id}\u0000${window.from}`

@@ -10,7 +10,7 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import { Effect, Layer } from "effect"
 import { MarketData, MarketNotServed, sampleMarket } from "@ridequote/core"
-import type { Coordinates, Market } from "@ridequote/core"
+import type { Coordinates, Market, Trip } from "@ridequote/core"
 import { contains, extent } from "./Area.js"
 import { calibratedMarket } from "./CalibratedMarket.js"
 import type { CalibratedMarket } from "./CalibratedMarket.js"
@@ -77,7 +77,12 @@ export const joinMarkets = (
           keys.add(key)
         }
       }
-      out.push({ ...base, offers: (trip) => [...base.offers(trip), ...extras.flatMap((e) => e.offers(trip))] })
+      // A joining model's resolved spread was fitted on its own detour factor; a resolved trip
+      // of the joined market comes with the joined one's: its km are read on the joining scale.
+      const scales = extras.map((e) => e.model.routeProfile.detourFactor / base.model.routeProfile.detourFactor)
+      const offersOf = (trip: Trip, e: CalibratedMarket, i: number) =>
+        e.offers(trip.routeSource === "resolved" ? { ...trip, distanceKm: trip.distanceKm * (scales[i] ?? 1) } : trip)
+      out.push({ ...base, offers: (trip) => [...base.offers(trip), ...extras.flatMap((e, i) => offersOf(trip, e, i))] })
     }
     for (const m of joining) {
       if (!out.some((b) => b.id === m.model.joins)) {

@@ -269,9 +269,9 @@ export const HVFHS_LICENSES: Readonly<Record<string, string>> = {
 
 const HVFHS_PRODUCT: Readonly<Record<string, { readonly standard: string; readonly shared: string }>> = {
   juno: { standard: "Juno", shared: "Juno shared" },
-  uber: { standard: "Uber (private ride)", shared: "UberPool" },
-  via: { standard: "Via (private ride)", shared: "Via shared" },
-  lyft: { standard: "Lyft (private ride)", shared: "Lyft Shared" }
+  uber: { standard: "Uber", shared: "UberPool" },
+  via: { standard: "Via", shared: "Via shared" },
+  lyft: { standard: "Lyft", shared: "Lyft Shared" }
 }
 
 /** The fare components a rider pays, tips aside (`NA` and blanks are 0). */

@@ -13,6 +13,8 @@ import { MarketsLive, SHIPPED_MARKETS_DIR } from "@ridequote/markets"
 import {
   crossValidate,
   fitRideHailMarket,
+  foldOf,
+  scoreAsShipped,
   parsePlaces,
   parseProducts,
   productTable,
@@ -109,6 +111,22 @@ const OPTIONS: RideHailFitOptions = {
 }
 
 describe("ride-hail fit", () => {
+  it("--as-shipped scores a model on records it never saw: a model fitted without fold 0, on fold 0's rows", () => {
+    const table = synthetic()
+    const model = Either.getOrThrow(fitRideHailMarket(table, { ...OPTIONS, train: (q) => foldOf(q.key, 5) !== 0 }))
+    const unseen = { ...table, quotes: table.quotes.filter((q) => foldOf(q.key, 5) === 0) }
+    const e = scoreAsShipped(model, unseen)
+    expect(e.folds).toBe(0)
+    expect(e.products.reduce((n, p) => n + p.rows, 0)).toBe(2 * unseen.quotes.length)
+    // ~120 unseen rows per product; the inferred route has only six distinct distances here
+    // (three places), so only the supplied route is held to its nominal coverage.
+    for (const p of e.products.filter((x) => x.route === "supplied")) {
+      for (const [level, nominal] of [["p5", 0.05], ["p50", 0.5], ["p95", 0.95]] as const) {
+        expect(Math.abs((p.coverage[level] ?? Number.NaN) - nominal), `${p.provider} ${p.route} ${level}`).toBeLessThanOrEqual(0.08)
+      }
+    }
+  })
+
   it("one base fare per product, the product's name and its records' period; the spread holds the surge", () => {
     const model = Either.getOrThrow(fitRideHailMarket(synthetic(), OPTIONS))
     expect(model.providers.map((p) => `${p.provider}/${p.serviceLevel}/${p.product}`)).toEqual([

@@ -192,6 +192,7 @@ export interface EvaluateCommandOptions {
   readonly places: Option.Option<string>
   readonly products: Option.Option<string>
   readonly folds: number
+  readonly asShipped: boolean
   readonly cuts: ReadonlyArray<string>
   readonly horizonMonths: number
   readonly plot: Option.Option<string>

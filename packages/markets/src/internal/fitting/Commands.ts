@@ -120,6 +120,9 @@ export const evaluateCommand = Command.make(
     zones,
     places,
     products,
+    asShipped: Options.boolean("as-shipped").pipe(
+      Options.withDescription("ride-hail, nyc-hvfhv: score the model file as it is on every input row (records it never saw) instead of cross-validating a refit")
+    ),
     folds: Options.integer("folds").pipe(
       Options.withDescription("ride-hail: random split as k-fold cross-validation by row hash (every row scored once)"),
       Options.withDefault(5)

@@ -9,7 +9,7 @@ import { invalid, parseModel, renderModel } from "../ModelFile.js"
 import type { EvaluateCommandOptions, FitCommandOptions } from "./CommandHandlers.js"
 import { progressTo, readText } from "./CommandHandlers.js"
 import { DEFAULT_HOLDOUT } from "./Fit.js"
-import { crossValidate, renderRideHailEvaluation, rideHailMisses } from "./RideHailEvaluation.js"
+import { crossValidate, renderRideHailEvaluation, rideHailMisses, scoreAsShipped } from "./RideHailEvaluation.js"
 import { fitRideHailMarket } from "./RideHailFit.js"
 import type { RideHailFitOptions } from "./RideHailFit.js"
 import { productReliabilitySvg } from "./Plot.js"
@@ -132,8 +132,8 @@ export const runRideHailEvaluate = (o: EvaluateCommandOptions) =>
       return yield* new TripRecordsInvalid({ path: "--folds", message: "--folds must be between 2 and 20" })
     }
     const table = yield* readQuoteTable(o, model.provenance.holdout.salt, progress)
-    yield* progress(`cross-validating over ${o.folds} random folds`)
-    const evaluation = yield* crossValidate(table, rideHailOptionsOf(model), o.folds)
+    yield* progress(o.asShipped ? "scoring the model as it is on every row" : `cross-validating over ${o.folds} random folds`)
+    const evaluation = o.asShipped ? scoreAsShipped(model, table) : yield* crossValidate(table, rideHailOptionsOf(model), o.folds)
     if (Option.isSome(o.plot)) {
       yield* fs.writeFileString(o.plot.value, productReliabilitySvg(evaluation)).pipe(
         Effect.mapError((e) => invalid(o.plot.pipe(Option.getOrElse(() => "")), `cannot write the plot (${e.message})`))
@@ -147,7 +147,7 @@ export const runRideHailEvaluate = (o: EvaluateCommandOptions) =>
       renderRideHailEvaluation(evaluation),
       "",
       misses.length === 0
-        ? `targets (every product, ${o.folds}-fold random split): all met`
+        ? `targets (every product, ${o.asShipped ? "model as shipped" : `${o.folds}-fold random split`}): all met`
         : `targets missed:\n  ${misses.join("\n  ")}`
     ].join("\n"))
   })

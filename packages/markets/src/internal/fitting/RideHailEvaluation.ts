@@ -14,7 +14,6 @@
 import { Either } from "effect"
 import { priceQuantile } from "../CalibratedMarket.js"
 import type { RouteKind } from "../CalibratedMarket.js"
-import type { MarketModel } from "../ModelFile.js"
 import { pinballLoss, quantilesAt } from "../Quantiles.js"
 import { EVALUATION_LEVELS } from "./Evaluation.js"
 import { MIN_RESOLVABLE_KM } from "./Fit.js"
@@ -22,6 +21,7 @@ import type { FitFailed } from "./Fit.js"
 import { fitRideHailMarket } from "./RideHailFit.js"
 import type { RideHailFitOptions } from "./RideHailFit.js"
 import { inferRoute } from "./RouteInference.js"
+import type { MarketModel } from "../ModelFile.js"
 import type { ObservedQuote, QuoteTable } from "./sources/RideHailQuotes.js"
 
 export interface ProductEvaluation {
@@ -62,54 +62,53 @@ interface Tally {
   n: number
 }
 
-/** Cross-validates the ride-hail fit: k folds, each scored on a model fitted on the others. */
-export const crossValidate = (
-  table: QuoteTable,
-  options: RideHailFitOptions,
-  folds: number
-): Either.Either<RideHailEvaluation, FitFailed> => {
-  const levels = EVALUATION_LEVELS.map(([, q]) => q)
-  const tallies = new Map<string, Tally>()
-  const names = new Map<string, string>()
-  for (let fold = 0; fold < folds; fold++) {
-    const fitted = fitRideHailMarket(table, { ...options, train: (q) => foldOf(q.key, folds) !== fold })
-    if (Either.isLeft(fitted)) return Either.left(fitted.left)
-    const model = fitted.right
-    const regime = model.regimes[0]
-    if (regime === undefined) continue
-    const training = table.quotes.filter((q) => foldOf(q.key, folds) !== fold)
-    const scored = table.quotes.filter((q) => foldOf(q.key, folds) === fold)
-    model.providers.forEach((p, i) => {
-      names.set(`${p.provider}/${p.serviceLevel}`, p.product ?? "")
-      const mine = (q: ObservedQuote) => q.provider === p.provider && q.serviceLevel === p.serviceLevel
-      for (const route of ["supplied", "resolved"] as const) {
-        const perKm: Array<number> = []
-        for (const q of training) {
-          if (!mine(q)) continue
-          const km = kmOf(model, q, route)
-          if (km !== undefined) perKm.push(q.price / km)
-        }
-        const baseline = quantilesAt(perKm, levels)
-        const key = `${p.provider}/${p.serviceLevel}/${route}`
-        const tally = tallies.get(key) ?? { below: levels.map(() => 0), loss: 0, baseline: 0, n: 0 }
-        tallies.set(key, tally)
-        for (const q of scored) {
-          if (!mine(q)) continue
-          const km = kmOf(model, q, route)
-          if (km === undefined) continue
-          const at = priceQuantile(model, regime, i, route, km, 0, NOON)
-          tally.n++
-          levels.forEach((level, j) => {
-            const predicted = Math.round(at(level) * 100) / 100
-            if (q.price <= predicted) tally.below[j] = (tally.below[j] ?? 0) + 1
-            tally.loss += pinballLoss(q.price, predicted, level)
-            tally.baseline += pinballLoss(q.price, km * (baseline[j] ?? 0), level)
-          })
-        }
+const LEVELS = EVALUATION_LEVELS.map(([, q]) => q)
+
+/** Adds the scores of `scored` on `model` (baseline per product from `training`) to the tallies. */
+const tallyModel = (
+  model: MarketModel,
+  training: ReadonlyArray<ObservedQuote>,
+  scored: ReadonlyArray<ObservedQuote>,
+  tallies: Map<string, Tally>,
+  names: Map<string, string>
+): void => {
+  const levels = LEVELS
+  const regime = model.regimes[0]
+  if (regime === undefined) return
+  model.providers.forEach((p, i) => {
+    names.set(`${p.provider}/${p.serviceLevel}`, p.product ?? "")
+    const mine = (q: ObservedQuote) => q.provider === p.provider && q.serviceLevel === p.serviceLevel
+    for (const route of ["supplied", "resolved"] as const) {
+      const perKm: Array<number> = []
+      for (const q of training) {
+        if (!mine(q)) continue
+        const km = kmOf(model, q, route)
+        if (km !== undefined) perKm.push(q.price / km)
       }
-    })
-  }
-  const products = [...tallies.entries()].map(([key, t]): ProductEvaluation => {
+      const baseline = quantilesAt(perKm, levels)
+      const key = `${p.provider}/${p.serviceLevel}/${route}`
+      const tally = tallies.get(key) ?? { below: levels.map(() => 0), loss: 0, baseline: 0, n: 0 }
+      tallies.set(key, tally)
+      for (const q of scored) {
+        if (!mine(q)) continue
+        const km = kmOf(model, q, route)
+        if (km === undefined) continue
+        const at = priceQuantile(model, regime, i, route, km, 0, NOON)
+        tally.n++
+        levels.forEach((level, j) => {
+          const predicted = Math.round(at(level) * 100) / 100
+          if (q.price <= predicted) tally.below[j] = (tally.below[j] ?? 0) + 1
+          tally.loss += pinballLoss(q.price, predicted, level)
+          tally.baseline += pinballLoss(q.price, km * (baseline[j] ?? 0), level)
+        })
+      }
+    }
+  })
+}
+
+const summarise = (tallies: Map<string, Tally>, names: Map<string, string>): Array<ProductEvaluation> => {
+  const levels = LEVELS
+  return [...tallies.entries()].map(([key, t]): ProductEvaluation => {
     const [provider = "", serviceLevel = "", route = "supplied"] = key.split("/")
     const pinball = t.loss / (t.n * levels.length)
     const baselinePinball = t.baseline / (t.n * levels.length)
@@ -125,7 +124,36 @@ export const crossValidate = (
       improvement: 1 - pinball / baselinePinball
     }
   })
-  return Either.right({ market: options.id, folds, products })
+}
+
+/** Cross-validates the ride-hail fit: k folds, each scored on a model fitted on the others. */
+export const crossValidate = (
+  table: QuoteTable,
+  options: RideHailFitOptions,
+  folds: number
+): Either.Either<RideHailEvaluation, FitFailed> => {
+  const tallies = new Map<string, Tally>()
+  const names = new Map<string, string>()
+  for (let fold = 0; fold < folds; fold++) {
+    const fitted = fitRideHailMarket(table, { ...options, train: (q) => foldOf(q.key, folds) !== fold })
+    if (Either.isLeft(fitted)) return Either.left(fitted.left)
+    const training = table.quotes.filter((q) => foldOf(q.key, folds) !== fold)
+    const scored = table.quotes.filter((q) => foldOf(q.key, folds) === fold)
+    tallyModel(fitted.right, training, scored, tallies, names)
+  }
+  return Either.right({ market: options.id, folds, products: summarise(tallies, names) })
+}
+
+/**
+ * Scores a model file as it is on every row (no refit): for records the model never saw (a
+ * later month, another sample of the same market). The per-km baseline is fitted on those same
+ * rows, which favours the baseline. `folds` is 0 in the result.
+ */
+export const scoreAsShipped = (model: MarketModel, table: QuoteTable): RideHailEvaluation => {
+  const tallies = new Map<string, Tally>()
+  const names = new Map<string, string>()
+  tallyModel(model, table.quotes, table.quotes, tallies, names)
+  return { market: model.id, folds: 0, products: summarise(tallies, names) }
 }
 
 /** The targets a product misses (empty when every one is met). */

@@ -91,6 +91,11 @@ describe("market selection by pickup", () => {
         // The other way round too.
         const back = nyc.offers({ ...tripAt("2026-11-25T15:00:00Z"), pickup: JFK, destination: TIMES_SQUARE })
         expect(back[0]?.distribution.quantile(0.5).toFixed(2)).toBe("61.42")
+        // Jersey City is in the NYC box but in no TLC zone (the nearest centroid, across the
+        // river, is 2.3 km away; that zone reaches 1 km): Jersey City → JFK is on the meter.
+        const jerseyCity = { latitude: 40.7178, longitude: -74.0431 }
+        const fromNj = nyc.offers({ ...tripAt("2026-11-25T15:00:00Z"), pickup: jerseyCity })
+        expect(fromNj[0]?.source?.tariff).toBeUndefined()
         // A trip inside Manhattan stays on the meter.
         const local = nyc.offers({ ...tripAt("2026-11-25T15:00:00Z"), destination: { latitude: 40.7128, longitude: -74.006 }, distanceKm: 6 })
         expect(local[0]?.source?.tariff).toBeUndefined()

@@ -83,7 +83,7 @@ export const regimeFinder = (model: MarketModel): ((epochMillis: number | undefi
   }
 }
 
-/** The zone of a point: the nearest centroid within `maxKm`, or undefined. */
+/** The zone of a point: the nearest centroid, if within that zone's radius (≤ `maxKm`); else undefined. */
 export const zoneFinder = (special: SpecialFares): ((p: Coordinates) => number | undefined) => {
   const zones = special.zones
   // ~1° of latitude is 111 km: a cheap box test before the great circle.
@@ -91,12 +91,14 @@ export const zoneFinder = (special: SpecialFares): ((p: Coordinates) => number |
   return (p) => {
     let best: number | undefined, bestKm = special.maxKm
     const dLon = dLat / Math.max(0.1, Math.cos((p.latitude * Math.PI) / 180))
-    for (const [id, lon, lat] of zones) {
+    let bestRadius = 0
+    for (const [id, lon, lat, radius] of zones) {
       if (Math.abs(lat - p.latitude) > dLat || Math.abs(lon - p.longitude) > dLon) continue
       const km = greatCircleKm(p, { latitude: lat, longitude: lon })
-      if (km <= bestKm) (bestKm = km, best = id)
+      if (km <= bestKm) (bestKm = km, best = id, bestRadius = radius)
     }
-    return best
+    // The nearest centroid's zone, if the point is within that zone's reach.
+    return best !== undefined && bestKm <= bestRadius ? best : undefined
   }
 }
 

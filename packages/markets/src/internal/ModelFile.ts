@@ -224,8 +224,13 @@ export const SpecialFare = Schema.Struct({
 export type SpecialFare = typeof SpecialFare.Type
 
 export const SpecialFares = Schema.Struct({
-  /** `[zone id, longitude, latitude]` of every zone the rules name or compete with. */
-  zones: Schema.Array(Schema.Tuple(Schema.Int, Finite, Finite)),
+  /**
+   * `[zone id, longitude, latitude, radius km]` of every zone the rules name or compete with:
+   * a point is in the zone of the nearest centroid if it is within that zone's radius (the
+   * distance to the nearest other centroid, at least 1 km, at most `maxKm`), so a point across
+   * a river or beyond the zone system (Jersey City) is in no zone.
+   */
+  zones: Schema.Array(Schema.Tuple(Schema.Int, Finite, Finite, Positive)),
   maxKm: Positive,
   fares: Schema.Array(SpecialFare)
 })

@@ -12,6 +12,8 @@ import { monotone, quantilesAt } from "../Quantiles.js"
 import { wallClock } from "../LocalClock.js"
 import { addMonths } from "./Dates.js"
 import type { SpecialFareTrip, ZoneCentroids } from "./sources/NycTlc.js"
+import { greatCircleKm } from "@ridequote/core"
+import type { Coordinates } from "@ridequote/core"
 import { isHeldOut } from "./sources/TripRecords.js"
 
 export interface SpecialFareRule {
@@ -46,6 +48,8 @@ export const NYC_SPECIAL_FARES: ReadonlyArray<SpecialFareRule> = [
 
 /** A point's zone: the nearest centroid within this distance (a TLC zone is a few km across at most). */
 export const ZONE_MAX_KM = 3
+/** The smallest reach of a zone around its centroid. */
+export const MIN_ZONE_RADIUS_KM = 1
 /** Fewest window trips a regime of a special fare needs (fewer: the regime before it prices it). */
 export const MIN_SPECIAL_ROWS = 30
 const WINDOW_MONTHS = 6
@@ -110,8 +114,15 @@ export const fitSpecialFares = (
     })
   }
   if (fares.length === 0) return undefined
+  // A zone reaches as far as the nearest other centroid (at least 1 km, at most ZONE_MAX_KM).
+  const entries = [...zones.entries()].sort((a, b) => a[0] - b[0])
+  const radiusOf = (z: number, c: Coordinates): number => {
+    let nearest = Number.POSITIVE_INFINITY
+    for (const [other, d] of entries) if (other !== z) nearest = Math.min(nearest, greatCircleKm(c, d))
+    return Math.min(ZONE_MAX_KM, Math.max(MIN_ZONE_RADIUS_KM, nearest))
+  }
   return {
-    zones: [...zones.entries()].sort((a, b) => a[0] - b[0]).map(([z, c]) => [z, round(c.longitude, 6), round(c.latitude, 6)] as const),
+    zones: entries.map(([z, c]) => [z, round(c.longitude, 6), round(c.latitude, 6), round(radiusOf(z, c), 3)] as const),
     maxKm: ZONE_MAX_KM,
     fares
   }

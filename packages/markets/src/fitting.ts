@@ -10,6 +10,8 @@ export type { Evaluation, RouteEvaluation } from "./internal/fitting/Evaluation.
 export { DEFAULT_HOLDOUT, FitFailed, fitMarket, marketRows, providerSlug } from "./internal/fitting/Fit.js"
 export type { FitOptions } from "./internal/fitting/Fit.js"
 export { forwardEvaluation } from "./internal/fitting/Forward.js"
+export { evaluateSpecialFares, fitSpecialFares, NYC_SPECIAL_FARES, renderSpecialFareEvaluation } from "./internal/fitting/SpecialFares.js"
+export type { SpecialFareEvaluation, SpecialFareRule } from "./internal/fitting/SpecialFares.js"
 export type { ForwardSplitResult } from "./internal/fitting/Forward.js"
 export { reliabilitySvg } from "./internal/fitting/Plot.js"
 export { DEFAULT_REGIME_OPTIONS, detectRegimes, typicalFees } from "./internal/fitting/Regimes.js"

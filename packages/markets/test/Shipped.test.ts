@@ -11,7 +11,7 @@ import { promisify } from "node:util"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { Evaluation, RideHailEvaluation } from "@ridequote/markets/fitting"
+import type { Evaluation, RideHailEvaluation, SpecialFareEvaluation } from "@ridequote/markets/fitting"
 import { EVALUATION_LEVELS, rideHailMisses, targetMisses } from "@ridequote/markets/fitting"
 
 const PACKAGE = join(import.meta.dirname, "..")
@@ -75,7 +75,21 @@ describe("shipped market models", () => {
         }
         continue
       }
-      const result = JSON.parse(await run([...withoutPlot, "--json", "--quiet"])) as { forward: ReadonlyArray<Evaluation> }
+      const result = JSON.parse(await run([...withoutPlot, "--json", "--quiet"])) as {
+        forward: ReadonlyArray<Evaluation>
+        specialFares: ReadonlyArray<SpecialFareEvaluation>
+      }
+      // NYC's JFK flat fare and Newark, on their held-out rows: each nominal level within 5
+      // points of the range [share strictly below, share at or below] the quoted percentile
+      // (a flat fare is one price most trips pay exactly).
+      expect(result.specialFares.map((f) => f.fare)).toEqual(args.includes("nyc-tlc") ? ["jfk-manhattan", "newark"] : [])
+      for (const fare of result.specialFares) {
+        expect(fare.rows, fare.fare).toBeGreaterThan(100)
+        for (const [level, nominal] of EVALUATION_LEVELS) {
+          expect(nominal, `${fare.fare} ${level}`).toBeGreaterThanOrEqual((fare.below[level] ?? Number.NaN) - 0.05)
+          expect(nominal, `${fare.fare} ${level}`).toBeLessThanOrEqual((fare.atOrBelow[level] ?? Number.NaN) + 0.05)
+        }
+      }
       expect(result.forward.length).toBeGreaterThanOrEqual(3)
       for (const split of result.forward) {
         const name = `${split.market} ${split.scoredOn.from}`

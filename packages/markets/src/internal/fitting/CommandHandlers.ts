@@ -18,6 +18,7 @@ import type { Evaluation } from "./Evaluation.js"
 import { DEFAULT_HOLDOUT, fitMarket } from "./Fit.js"
 import type { FitOptions } from "./Fit.js"
 import { forwardEvaluation } from "./Forward.js"
+import { evaluateSpecialFares, renderSpecialFareEvaluation } from "./SpecialFares.js"
 import { reliabilitySvg } from "./Plot.js"
 import { measureOsrm, routeAccuracy, renderRouteAccuracy, scoredTrips } from "./RouteAccuracy.js"
 
@@ -252,6 +253,7 @@ const runTripEvaluate = (o: EvaluateCommandOptions, format: SourceFormat) =>
       accuracy.push({ ...measured, resolvers: [...measured.resolvers, osrm] })
     }
     const random = evaluate(model, table)
+    const special = evaluateSpecialFares(model, table.specialFares ?? [])
     const all = [...forward, random]
     if (Option.isSome(o.plot)) {
       yield* fs.writeFileString(o.plot.value, reliabilitySvg(all)).pipe(
@@ -260,13 +262,22 @@ const runTripEvaluate = (o: EvaluateCommandOptions, format: SourceFormat) =>
       yield* progress(`reliability plot written to ${o.plot.value}`)
     }
     const misses = forward.flatMap(targetMisses)
-    if (o.json) return yield* Console.log(JSON.stringify({ forward, random, routeAccuracy: accuracy, targetMisses: misses }, null, 2))
+    if (o.json) {
+      return yield* Console.log(JSON.stringify({ forward, random, specialFares: special, routeAccuracy: accuracy, targetMisses: misses }, null, 2))
+    }
     yield* Console.log(
       [
         renderEvaluation(all),
         "",
         renderRouteAccuracy(accuracy),
         "",
+        ...(special.length === 0
+          ? []
+          : [
+            "special fares: share of held-out prices below – at or below each quoted percentile (a flat fare is one price: the nominal level should lie in the range)",
+            renderSpecialFareEvaluation(model.id, special),
+            ""
+          ]),
         misses.length === 0 ? "targets (every forward split): all met" : `targets missed:\n  ${misses.join("\n  ")}`,
         ...targetMisses(random).map((m) => `(random split, for comparison) ${m}`)
       ].join("\n")

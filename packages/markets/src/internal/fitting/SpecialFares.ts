@@ -8,7 +8,7 @@
  */
 import { priceQuantile } from "../CalibratedMarket.js"
 import type { MarketModel, SpecialFare, SpecialFares } from "../ModelFile.js"
-import { monotone, quantilesAt } from "../Quantiles.js"
+import { interpolateQuantile, monotone, quantilesAt } from "../Quantiles.js"
 import { wallClock } from "../LocalClock.js"
 import { addMonths } from "./Dates.js"
 import type { SpecialFareTrip, ZoneCentroids } from "./sources/NycTlc.js"
@@ -127,3 +127,65 @@ export const fitSpecialFares = (
     fares
   }
 }
+
+export interface SpecialFareEvaluation {
+  readonly fare: string
+  readonly rows: number
+  /** Per percentile: share of prices strictly below and at or below the quoted (cent-rounded) percentile. */
+  readonly below: Readonly<Record<string, number>>
+  readonly atOrBelow: Readonly<Record<string, number>>
+}
+
+const LEVEL_NAMES = [["p5", 0.05], ["p25", 0.25], ["p50", 0.5], ["p75", 0.75], ["p95", 0.95]] as const
+
+/**
+ * The random split of the special fares: the held-out rows of their rate codes (the fit never
+ * saw them), each priced on the fare and regime of its date. A flat fare is a discrete price:
+ * most trips pay exactly its median, so the check is that each nominal level lies between
+ * the share of prices strictly below the quoted percentile and the share at or below it.
+ */
+export const evaluateSpecialFares = (
+  model: MarketModel,
+  trips: ReadonlyArray<SpecialFareTrip>
+): ReadonlyArray<SpecialFareEvaluation> => {
+  const special = model.specialFares
+  if (special === undefined) return []
+  const fraction = model.provenance.holdout.fraction
+  const heldOut = trips.filter((t) => isHeldOut(t.key, fraction))
+  return special.fares.map((fare) => {
+    const [a, b] = fare.between
+    const mine = heldOut.filter((t) =>
+      t.rateCode === fare.rateCode &&
+      ((a.includes(t.pickupZone) && b.includes(t.dropoffZone)) || (b.includes(t.pickupZone) && a.includes(t.dropoffZone))))
+    const below = LEVEL_NAMES.map(() => 0), atOrBelow = LEVEL_NAMES.map(() => 0)
+    for (const t of mine) {
+      let r = fare.regimes.length - 1
+      while (r > 0 && (fare.regimes[r]?.effectiveFrom ?? "") > t.localDate) r--
+      const row = fare.regimes[r]?.quantiles ?? []
+      let m = model.regimes.length - 1
+      while (m > 0 && (model.regimes[m]?.effectiveFrom ?? "") > t.localDate) m--
+      const regime = model.regimes[m]
+      const offset = fare.kind === "flat" || regime === undefined ? 0 : priceQuantile(model, regime, 0, "supplied", t.distanceKm,
+        t.durationMinutes, wallClock(t.hour, t.minute, t.dayOfWeek), Number(t.localDate.slice(5, 7)))(0.5)
+      LEVEL_NAMES.forEach(([, q], i) => {
+        const quoted = Math.round(Math.max(0, offset + interpolateQuantile(model.quantileLevels, row, q)) * 100) / 100
+        if (t.price < quoted) below[i] = (below[i] ?? 0) + 1
+        if (t.price <= quoted) atOrBelow[i] = (atOrBelow[i] ?? 0) + 1
+      })
+    }
+    const share = (xs: Array<number>) => Object.fromEntries(LEVEL_NAMES.map(([name], i) => [name, mine.length === 0 ? Number.NaN : (xs[i] ?? 0) / mine.length]))
+    return { fare: fare.id, rows: mine.length, below: share(below), atOrBelow: share(atOrBelow) }
+  })
+}
+
+const pct = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? "–" : `${(x * 100).toFixed(1)}`)
+
+export const renderSpecialFareEvaluation = (market: string, rows: ReadonlyArray<SpecialFareEvaluation>): string =>
+  [
+    "| market | special fare (held-out rows) | rows | p5 | p25 | p50 | p75 | p95 |",
+    "|---|---|---:|---:|---:|---:|---:|---:|",
+    ...rows.map((e) =>
+      `| ${market} | ${e.fare} | ${e.rows} | ${
+        LEVEL_NAMES.map(([name]) => `${pct(e.below[name])}–${pct(e.atOrBelow[name])} %`).join(" | ")
+      } |`)
+  ].join("\n")

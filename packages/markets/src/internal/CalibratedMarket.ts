@@ -83,19 +83,29 @@ export const regimeFinder = (model: MarketModel): ((epochMillis: number | undefi
   }
 }
 
+/** Kilometres per degree of latitude on the mean Earth radius (6371.0088 km). */
+const KM_PER_DEGREE = (6371.0088 * Math.PI) / 180
+
 /** The zone of a point: the nearest centroid, if within that zone's radius (≤ `maxKm`); else undefined. */
 export const zoneFinder = (special: SpecialFares): ((p: Coordinates) => number | undefined) => {
-  const zones = special.zones
+  // Columns, not tuples: the scan runs on every quote near an airport.
+  const n = special.zones.length
+  const ids = new Int32Array(n), lons = new Float64Array(n), lats = new Float64Array(n), radii = new Float64Array(n)
+  special.zones.forEach(([id, lon, lat, radius], i) => ((ids[i] = id), (lons[i] = lon), (lats[i] = lat), (radii[i] = radius)))
   // ~1° of latitude is 111 km: a cheap box test before the great circle.
   const dLat = special.maxKm / 111
   return (p) => {
     let best: number | undefined, bestKm = special.maxKm
-    const dLon = dLat / Math.max(0.1, Math.cos((p.latitude * Math.PI) / 180))
+    const cos = Math.max(0.1, Math.cos((p.latitude * Math.PI) / 180))
+    const dLon = dLat / cos
     let bestRadius = 0
-    for (const [id, lon, lat, radius] of zones) {
+    for (let i = 0; i < n; i++) {
+      const lat = lats[i] ?? 0, lon = lons[i] ?? 0
       if (Math.abs(lat - p.latitude) > dLat || Math.abs(lon - p.longitude) > dLon) continue
-      const km = greatCircleKm(p, { latitude: lat, longitude: lon })
-      if (km <= bestKm) (bestKm = km, best = id, bestRadius = radius)
+      // Within a few km the plane is the sphere to a few metres: no trigonometry per zone.
+      const dy = (lat - p.latitude) * KM_PER_DEGREE, dx = (lon - p.longitude) * KM_PER_DEGREE * cos
+      const km = Math.sqrt(dx * dx + dy * dy)
+      if (km <= bestKm) (bestKm = km, best = ids[i], bestRadius = radii[i] ?? 0)
     }
     // The nearest centroid's zone, if the point is within that zone's reach.
     return best !== undefined && bestKm <= bestRadius ? best : undefined
@@ -144,8 +154,21 @@ export const calibratedMarket = (model: MarketModel): CalibratedMarket => {
     }))
   const special = model.specialFares
   const zoneOf = special === undefined ? undefined : zoneFinder(special)
+  // Every special fare has one end in a few zones (JFK, Newark): a trip with neither end within
+  // reach of one of them needs no zone search (the common case, ~10 times cheaper).
+  const anchors = special === undefined ? [] : special.zones.filter(([id]) => special.fares.some((f) => f.between[0].includes(id)))
+  const nearAnchor = (p: Coordinates): boolean =>
+    anchors.some(([, lon, lat, radius]) => greatCircleKm(p, { latitude: lat, longitude: lon }) <= radius)
   const dateFormat = new Intl.DateTimeFormat("en-CA", { timeZone: model.timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
-  const localDateOf = (epochMillis: number): string => dateFormat.format(new Date(epochMillis))
+  // Intl formatting costs microseconds: the date is kept for the UTC quarter-hour it was read
+  // in (every zone's offset, and every change of it, is a whole number of quarter-hours, so the
+  // local date cannot change inside one).
+  let cachedQuarter = Number.NaN, cachedDate = ""
+  const localDateOf = (epochMillis: number): string => {
+    const quarter = Math.floor(epochMillis / 900_000)
+    if (quarter !== cachedQuarter) (cachedQuarter = quarter, cachedDate = dateFormat.format(new Date(epochMillis)))
+    return cachedDate
+  }
   const specialSources = new Map<string, OfferSource>()
   const specialSource = (base: OfferSource, fare: SpecialFare, window: { from: string; to: string }): OfferSource => {
     const key = `${base.product ?? ""}\u0000${fare.id}\u0000${window.from}`
@@ -176,7 +199,7 @@ export const calibratedMarket = (model: MarketModel): CalibratedMarket => {
       const month = at === undefined ? undefined : monthAt(at)
       const route: RouteKind = trip.routeSource === "resolved" ? "resolved" : "supplied"
       const sources = sourcesByRegime[model.regimes.indexOf(regime)] ?? []
-      const fare = special === undefined || zoneOf === undefined
+      const fare = special === undefined || zoneOf === undefined || !(nearAnchor(trip.pickup) || nearAnchor(trip.destination))
         ? undefined
         : specialFareFor(special, zoneOf(trip.pickup), zoneOf(trip.destination))
       const fareRegime = fare === undefined ? undefined : specialRegime(fare, at === undefined ? undefined : localDateOf(at))

@@ -92,7 +92,9 @@ const quotePlain = (): QuoteResponse => {
     distanceKm,
     durationMinutes,
     recommendations: priced.recommendations,
-    marketPrices: priced.marketPrices
+    marketPrices: priced.marketPrices,
+    market: priced.market,
+    offers: priced.offers
   }
   sink.push({
     accountId: account.id,

@@ -17,7 +17,9 @@ const program = walkthrough.pipe(
         ...Object.entries(quote.recommendations).map(
           ([level, points]) => `  ${level.padEnd(9)} ${points.map((p) => `${p.label} ${p.price}`).join("  ")}`
         ),
-        `market    ${Object.keys(quote.marketPrices).length} provider/level price distributions`,
+        `market    ${quote.market.id}${quote.market.sampleData ? " (SAMPLE DATA: invented providers and prices)" : ""}, ${
+          Object.keys(quote.marketPrices).length
+        } provider/level price distributions`,
         `audit     ${audit.length} entry: ${audit.map((e) => `${e.requestId} ${e.decision.outcome}`).join(", ")}`
       ].join("\n")
     )

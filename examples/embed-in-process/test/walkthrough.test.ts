@@ -11,6 +11,8 @@ describe("example: embed in process", () => {
       expect(quote.mode).toBe("Realtime")
       expect(quote.recommendations["Standard"]?.map((r) => r.label)).toEqual(["saver", "balanced", "priority"])
       expect(Object.keys(quote.marketPrices).length).toBeGreaterThan(0)
+      // The in-memory engine prices on the built-in sample market, and the quote says so.
+      expect(quote.market).toMatchObject({ id: "global-sample", sampleData: true })
       expect(audit.map((e) => e.requestId)).toEqual([quote.requestId])
       expect(audit[0]?.decision).toMatchObject({ outcome: "quoted", market: "nyc", route: { source: "resolved" } })
     }).pipe(Effect.provide(MemoryEngineLive())))

@@ -9,7 +9,7 @@ import type { AuditEntry } from "@ridequote/core"
 import { RidequoteApi } from "@ridequote/http"
 import { Effect, Redacted } from "effect"
 import type { Connection } from "./credentials.js"
-import { SAMPLE_RIDE } from "./credentials.js"
+import { EXAMPLE_RIDE } from "./credentials.js"
 
 /** The client for calls made with a bearer token. */
 const withToken = (baseUrl: string, token: string) =>
@@ -56,7 +56,7 @@ export const effectClientSession = (connection: Connection, options: { quotes: n
     const client = yield* withToken(connection.baseUrl, issued.token)
     const quotes = yield* Effect.forEach(
       Array.from({ length: options.quotes }),
-      () => client.quotes.quote({ payload: SAMPLE_RIDE })
+      () => client.quotes.quote({ payload: EXAMPLE_RIDE })
     )
     const me = yield* client.customer.me()
     const pages = yield* auditPages(connection.baseUrl, issued.token, options.pageSize)

@@ -6,7 +6,7 @@
  */
 import createClient from "openapi-fetch"
 import type { Connection } from "./credentials.js"
-import { SAMPLE_RIDE } from "./credentials.js"
+import { EXAMPLE_RIDE } from "./credentials.js"
 import type { components, paths } from "./generated/ridequote.js"
 
 export type AuditEntry = components["schemas"]["AuditEntry"]
@@ -64,7 +64,7 @@ export const fetchClientSession = async (connection: Connection, options: { quot
   const issued = await issueToken(connection)
   const client = createClient<paths>({ baseUrl: connection.baseUrl, headers: { authorization: `Bearer ${issued.token}` } })
   const quotes = []
-  for (let i = 0; i < options.quotes; i++) quotes.push(succeeded(await client.POST("/v1/quote", { body: SAMPLE_RIDE })))
+  for (let i = 0; i < options.quotes; i++) quotes.push(succeeded(await client.POST("/v1/quote", { body: EXAMPLE_RIDE })))
   const me = succeeded(await client.GET("/v1/customer/me"))
   const pages = await auditPages(connection.baseUrl, issued.token, options.pageSize)
   return { issued, me, quotes, pages }

@@ -6,8 +6,12 @@ export interface Connection {
   readonly apiSecret: string
 }
 
-/** A ride across Paris: inside the sample market every ridequote serves by default. */
-export const SAMPLE_RIDE = {
-  pickup: { latitude: 48.8566, longitude: 2.3522 },
-  destination: { latitude: 48.8738, longitude: 2.295 }
+/**
+ * North End to Fenway, Boston: inside a market ridequote ships (fitted from Uber and Lyft
+ * quotes), so a default `serve` prices it; places no market covers are a 400 unless the
+ * operator turns the sample fallback on.
+ */
+export const EXAMPLE_RIDE = {
+  pickup: { latitude: 42.3647, longitude: -71.0542 },
+  destination: { latitude: 42.3467, longitude: -71.0972 }
 } as const

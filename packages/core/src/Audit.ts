@@ -12,6 +12,8 @@ export const QuotedDecision = Schema.Struct({
   mode: Mode,
   currency: Currency,
   market: MarketId,
+  /** Present (true) when the market was the built-in sample market: invented prices. */
+  sampleData: Schema.optional(Schema.Literal(true)),
   route: Route,
   /** The account's default behavior, which produced `recommendations`. */
   behavior: BehaviorId,

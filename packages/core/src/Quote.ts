@@ -1,14 +1,31 @@
 /** The quote request and response of `POST /v1/quote`, with its bounds (docs/api.md, "POST /v1/quote"). */
 import { Schema } from "effect"
 import { Coordinates } from "./Geo.js"
-import { RequestId } from "./Ids.js"
+import { MarketId, RequestId } from "./Ids.js"
 import { Currency, Price } from "./Money.js"
 import { Timestamp } from "./Timestamp.js"
 
-/** The service levels a quote prices. */
-export const ServiceLevel = Schema.Literal("Economy", "Standard", "Comfort", "XL").annotations({ identifier: "ServiceLevel" })
+/**
+ * The shared vocabulary of service levels a rider chooses between, whatever each provider
+ * calls its product (docs/pricing.md, "Service levels"): Shared (a pooled ride), Economy,
+ * Standard (the everyday private ride: UberX, Lyft, a yellow taxi), Comfort (newer or
+ * larger cars: Lyft Lux), XL (6 seats), Premium (black car: Uber Black, Lyft Lux Black),
+ * PremiumXL (black SUV), Accessible (wheelchair-accessible vehicle). The contract's four
+ * (Economy, Standard, Comfort, XL) keep their meaning; the others were added for the
+ * ride-hail markets.
+ */
+export const ServiceLevel = Schema.Literal(
+  "Shared",
+  "Economy",
+  "Standard",
+  "Comfort",
+  "XL",
+  "Premium",
+  "PremiumXL",
+  "Accessible"
+).annotations({ identifier: "ServiceLevel" })
 export type ServiceLevel = typeof ServiceLevel.Type
-/** In the order they are listed on the wire. */
+/** In the order they are listed on the wire (cheapest kind of ride first). */
 export const SERVICE_LEVELS: ReadonlyArray<ServiceLevel> = ServiceLevel.literals
 
 /** Labels of recommended price points, cheapest first; each level has exactly one point per label. */
@@ -72,7 +89,8 @@ export type Recommendation = typeof Recommendation.Type
 /** Service level → its recommended points, in label order saver, balanced, priority. */
 export const Recommendations = Schema.Record({ key: Schema.String, value: Schema.Array(Recommendation) }).annotations({
   identifier: "Recommendations",
-  description: "Service level (Economy, Standard, Comfort, XL) to its price points labelled saver, balanced, priority"
+  description:
+    "Service level (Shared, Economy, Standard, Comfort, XL, Premium, PremiumXL, Accessible) to its price points labelled saver, balanced, priority"
 })
 export type Recommendations = typeof Recommendations.Type
 
@@ -83,6 +101,44 @@ export const MarketPrices = Schema.Record({ key: Schema.String, value: Percentil
 })
 export type MarketPrices = typeof MarketPrices.Type
 
+/** The market that priced a quote (additive field `market` of the response). */
+export const PricingMarket = Schema.Struct({
+  id: MarketId,
+  name: Schema.String,
+  /** True for the built-in sample market: its providers and prices are invented, not market data. */
+  sampleData: Schema.Boolean
+}).annotations({
+  identifier: "PricingMarket",
+  description: "The market whose data priced the quote; sampleData is true for the built-in sample market (invented prices)"
+})
+export type PricingMarket = typeof PricingMarket.Type
+
+/** The records behind an offer's prices: completed trips or price quotes, first and last local date. */
+export const RecordsPeriod = Schema.Struct({
+  kind: Schema.Literal("trips", "quotes"),
+  from: Schema.String,
+  to: Schema.String
+}).annotations({ identifier: "RecordsPeriod" })
+export type RecordsPeriod = typeof RecordsPeriod.Type
+
+/** What stands behind one `"<provider>/<serviceLevel>"` entry of `marketPrices`. */
+export const OfferSource = Schema.Struct({
+  /** The provider's own name for the product (UberX, Lyft XL, Yellow taxi). */
+  product: Schema.optional(Schema.String),
+  /** The period of the records its prices were fitted on; absent for sample data. */
+  records: Schema.optional(RecordsPeriod),
+  /** How the price is set where it is not a fitted distribution (e.g. "flat fare JFK–Manhattan"). */
+  tariff: Schema.optional(Schema.String)
+}).annotations({ identifier: "OfferSource" })
+export type OfferSource = typeof OfferSource.Type
+
+/** `"<provider>/<serviceLevel>"` (the keys of `marketPrices`) → what priced it. */
+export const MarketOffers = Schema.Record({ key: Schema.String, value: OfferSource }).annotations({
+  identifier: "MarketOffers",
+  description: "Key \"<provider>/<service_level>\" (as in marketPrices) to the product name and the records behind its prices"
+})
+export type MarketOffers = typeof MarketOffers.Type
+
 /** The answer of `POST /v1/quote`. */
 export const QuoteResponse = Schema.Struct({
   requestId: RequestId,
@@ -91,7 +147,11 @@ export const QuoteResponse = Schema.Struct({
   distanceKm: Schema.Number,
   durationMinutes: Schema.Number,
   recommendations: Recommendations,
-  marketPrices: MarketPrices
+  marketPrices: MarketPrices,
+  /** Additive (not in the interface document): the market that priced the quote. */
+  market: PricingMarket,
+  /** Additive: per marketPrices key, the product name and the period of the records behind it. */
+  offers: MarketOffers
 }).annotations({ identifier: "QuoteResponse" })
 export type QuoteResponse = typeof QuoteResponse.Type
 

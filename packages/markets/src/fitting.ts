@@ -10,6 +10,8 @@ export type { Evaluation, RouteEvaluation } from "./internal/fitting/Evaluation.
 export { DEFAULT_HOLDOUT, FitFailed, fitMarket, marketRows, providerSlug } from "./internal/fitting/Fit.js"
 export type { FitOptions } from "./internal/fitting/Fit.js"
 export { forwardEvaluation } from "./internal/fitting/Forward.js"
+export { evaluateSpecialFares, fitSpecialFares, NYC_SPECIAL_FARES, renderSpecialFareEvaluation } from "./internal/fitting/SpecialFares.js"
+export type { SpecialFareEvaluation, SpecialFareRule } from "./internal/fitting/SpecialFares.js"
 export type { ForwardSplitResult } from "./internal/fitting/Forward.js"
 export { reliabilitySvg } from "./internal/fitting/Plot.js"
 export { DEFAULT_REGIME_OPTIONS, detectRegimes, typicalFees } from "./internal/fitting/Regimes.js"
@@ -26,3 +28,19 @@ export type { ObservedTrip } from "./internal/fitting/sources/ObservedTrip.js"
 export { inferRoute } from "./internal/fitting/RouteInference.js"
 export { isHeldOut, readTrips, rowKey, TripRecordsInvalid } from "./internal/fitting/sources/TripRecords.js"
 export type { TripFile, TripTable } from "./internal/fitting/sources/TripRecords.js"
+export { crossValidate, foldOf, scoreAsShipped, RIDE_HAIL_TARGETS, renderRideHailEvaluation, rideHailMisses } from "./internal/fitting/RideHailEvaluation.js"
+export type { ProductEvaluation, RideHailEvaluation } from "./internal/fitting/RideHailEvaluation.js"
+export { fitRideHailMarket, MIN_PRODUCT_ROWS, RIDE_HAIL_BUCKETS } from "./internal/fitting/RideHailFit.js"
+export type { RideHailFitOptions } from "./internal/fitting/RideHailFit.js"
+export { productReliabilitySvg } from "./internal/fitting/Plot.js"
+export { FIT_FORMATS } from "./internal/fitting/sources/Formats.js"
+export type { FitFormat } from "./internal/fitting/sources/Formats.js"
+export {
+  KNOWN_PRODUCTS,
+  parsePlaces,
+  parseProducts,
+  productTable,
+  readQuotes,
+  timestampInterval
+} from "./internal/fitting/sources/RideHailQuotes.js"
+export type { ObservedQuote, Places, QuoteTable } from "./internal/fitting/sources/RideHailQuotes.js"

@@ -9,7 +9,7 @@
 export { baseFare, calibratedMarket, feeTotal, priceQuantile, regimeFinder } from "./internal/CalibratedMarket.js"
 export type { CalibratedMarket, RouteKind } from "./internal/CalibratedMarket.js"
 export { localClock, localMidnight, wallClock } from "./internal/LocalClock.js"
-export { loadMarketModels, marketDataOf, MarketsLive } from "./internal/MarketsLive.js"
+export { joinMarkets, loadMarketModels, marketDataOf, MarketsLive } from "./internal/MarketsLive.js"
 export type { MarketsOptions } from "./internal/MarketsLive.js"
 export {
   MarketModel,

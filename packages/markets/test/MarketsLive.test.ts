@@ -2,7 +2,8 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { DateTime, Effect, Either, Layer } from "effect"
 import { MarketData, SAMPLE_MARKET_ID } from "@ridequote/core"
-import { MarketsLive, SHIPPED_MARKETS_DIR } from "@ridequote/markets"
+import { calibratedMarket, joinMarkets, MarketsLive, parseModel, SHIPPED_MARKETS_DIR } from "@ridequote/markets"
+import { readFileSync } from "node:fs"
 
 /** The shipped models, relative to the repository root (where vitest runs). */
 const SHIPPED = SHIPPED_MARKETS_DIR
@@ -47,10 +48,114 @@ describe("market selection by pickup", () => {
           routeSource: "supplied" as const,
           localTime: nyc.localTime(DateTime.unsafeMake("2019-03-05T13:15:00Z"), TIMES_SQUARE)
         }
-        expect(nyc.offers(trip).map((o) => `${o.provider}/${o.serviceLevel}`).sort()).toEqual([
-          "creative-mobile/Standard",
-          "curb/Standard"
+        // A rider chooses a yellow taxi, not its meter vendor (their prices do not differ), or a ride-hail app.
+        expect(nyc.offers(trip).map((o) => `${o.provider}/${o.serviceLevel}=${o.source?.product}`)).toEqual([
+          "yellow-taxi/Standard=Yellow taxi",
+          "lyft/Standard=Lyft",
+          "uber/Standard=Uber",
+          "via/Standard=Via"
         ])
+      }))
+
+    it.effect("Times Square → JFK is priced on the flat fare of the records' rate code 2, per regime, with its surcharges", () =>
+      Effect.gen(function*() {
+        const nyc = yield* (yield* MarketData).marketAt(TIMES_SQUARE)
+        const tripAt = (iso: string, routeSource: "supplied" | "resolved" = "supplied") => {
+          const at = DateTime.unsafeMake(iso)
+          return {
+            pickup: TIMES_SQUARE,
+            destination: JFK,
+            distanceKm: 27,
+            durationMinutes: 45,
+            mode: "Realtime" as const,
+            routeSource,
+            localTime: nyc.localTime(at, TIMES_SQUARE),
+            departAt: at
+          }
+        }
+        const priced = (iso: string, routeSource?: "supplied" | "resolved") => {
+          const [offer] = nyc.offers(tripAt(iso, routeSource))
+          return { offer, p: [0.05, 0.25, 0.5, 0.75, 0.95].map((q) => Number(offer?.distribution.quantile(q).toFixed(2))) }
+        }
+        // Since the $2.50 congestion surcharge: $52 + MTA tax 0.50 + improvement 0.30 +
+        // congestion 2.50 + the toll the records show most (6.12) = 61.42; peak hours add $4.50.
+        const now = priced("2026-11-25T15:00:00Z")
+        expect(now.offer?.source?.tariff).toMatch(/JFK–Manhattan flat fare/)
+        expect(now.offer?.source?.records).toEqual({ kind: "trips", from: "2019-07-01", to: "2019-12-31" })
+        expect(now.p[2]).toBe(61.42)
+        expect(now.p[4]).toBe(65.92)
+        // The same fare whatever the distance and the route source: it is flat.
+        expect(priced("2026-11-25T15:00:00Z", "resolved").p).toEqual(now.p)
+        // In 2018, before the surcharge: 52 + 0.50 + 0.30 + 5.76 toll.
+        expect(priced("2018-06-05T15:00:00Z").p[2]).toBe(58.56)
+        // The other way round too.
+        const back = nyc.offers({ ...tripAt("2026-11-25T15:00:00Z"), pickup: JFK, destination: TIMES_SQUARE })
+        expect(back[0]?.distribution.quantile(0.5).toFixed(2)).toBe("61.42")
+        // Jersey City is in the NYC box but in no TLC zone (the nearest centroid, across the
+        // river, is 2.3 km away; that zone reaches 1 km): Jersey City → JFK is on the meter.
+        const jerseyCity = { latitude: 40.7178, longitude: -74.0431 }
+        const fromNj = nyc.offers({ ...tripAt("2026-11-25T15:00:00Z"), pickup: jerseyCity })
+        expect(fromNj[0]?.source?.tariff).toBeUndefined()
+        // A trip inside Manhattan stays on the meter.
+        const local = nyc.offers({ ...tripAt("2026-11-25T15:00:00Z"), destination: { latitude: 40.7128, longitude: -74.006 }, distanceKm: 6 })
+        expect(local[0]?.source?.tariff).toBeUndefined()
+      }))
+
+    it.effect("NYC's Uber, Lyft and Via (one night of May 2020) join the yellow taxi; the flat fare is the taxi's alone", () =>
+      Effect.gen(function*() {
+        const nyc = yield* (yield* MarketData).marketAt(TIMES_SQUARE)
+        const at = DateTime.unsafeMake("2026-11-25T15:00:00Z")
+        const trip = {
+          pickup: TIMES_SQUARE,
+          destination: JFK,
+          distanceKm: 27,
+          durationMinutes: 45,
+          mode: "Realtime" as const,
+          routeSource: "supplied" as const,
+          localTime: nyc.localTime(at, TIMES_SQUARE),
+          departAt: at
+        }
+        const offers = nyc.offers(trip)
+        expect(offers.map((o) => `${o.provider}/${o.serviceLevel}=${o.source?.product}`)).toEqual([
+          "yellow-taxi/Standard=Yellow taxi",
+          "lyft/Standard=Lyft",
+          "uber/Standard=Uber",
+          "via/Standard=Via"
+        ])
+        for (const o of offers.slice(1)) {
+          expect(o.source?.records).toEqual({ kind: "trips", from: "2020-05-01", to: "2020-05-01" })
+          expect(o.source?.tariff).toBeUndefined()
+          // Priced by distance: a longer ride costs more.
+          const longer = nyc.offers({ ...trip, distanceKm: 35 }).find((x) => x.provider === o.provider)
+          expect(longer?.distribution.quantile(0.5)).toBeGreaterThan(o.distribution.quantile(0.5))
+        }
+        expect(offers[0]?.source?.tariff).toMatch(/flat fare/)
+      }))
+
+    it.effect("Times Square → Newark airport: the meter plus the Newark surcharge and tolls (rate code 3)", () =>
+      Effect.gen(function*() {
+        const nyc = yield* (yield* MarketData).marketAt(TIMES_SQUARE)
+        const EWR = { latitude: 40.6895, longitude: -74.1745 }
+        const at = DateTime.unsafeMake("2026-11-25T15:00:00Z")
+        const trip = {
+          pickup: TIMES_SQUARE,
+          destination: EWR,
+          distanceKm: 27,
+          durationMinutes: 45,
+          mode: "Realtime" as const,
+          routeSource: "supplied" as const,
+          localTime: nyc.localTime(at, TIMES_SQUARE),
+          departAt: at
+        }
+        const [newark] = nyc.offers(trip)
+        expect(newark?.source?.tariff).toMatch(/Newark/)
+        // The same trip on the meter alone (a point near but outside the Newark zone is not EWR).
+        const [metered] = nyc.offers({ ...trip, destination: { latitude: 40.745, longitude: -74.03 } })
+        expect(metered?.source?.tariff).toBeUndefined()
+        const extra = (newark?.distribution.quantile(0.5) ?? 0) - (metered?.distribution.quantile(0.5) ?? 0)
+        // $17.50 surcharge + tolls − the MTA tax and congestion surcharge a Newark trip does not pay.
+        expect(extra).toBeGreaterThan(20)
+        expect(extra).toBeLessThan(40)
       }))
   })
 
@@ -72,4 +177,22 @@ describe("market selection by pickup", () => {
       expect(Either.isLeft(result)).toBe(true)
       if (Either.isLeft(result)) expect(result.left.message).toContain("bad-markets/wrong-version.json")
     }).pipe(Effect.provide(NodeFileSystem.layer)))
+})
+
+describe("models that join another market", () => {
+  const read = (name: string) =>
+    Either.getOrThrow(parseModel(name, readFileSync(`${SHIPPED}/${name}`, "utf8")))
+
+  it.effect("a joining model whose market is not loaded, or that repeats one of its providers, is refused", () =>
+    Effect.gen(function*() {
+      const rideHail = calibratedMarket(read("nyc-ride-hail.json"))
+      const alone = yield* Effect.either(joinMarkets([rideHail], () => "nyc-ride-hail.json"))
+      expect(Either.isLeft(alone) && alone.left.message).toMatch(/joins market "nyc", which is not in the folder/)
+      const nyc = read("nyc.json")
+      const twice = calibratedMarket({ ...read("nyc-ride-hail.json"), providers: [...rideHail.model.providers.slice(0, 2), { provider: "yellow-taxi", serviceLevel: "Standard" }] })
+      const clash = yield* Effect.either(joinMarkets([calibratedMarket(nyc), twice], () => "clash.json"))
+      expect(Either.isLeft(clash) && clash.left.message).toMatch(/yellow-taxi\/Standard is already in market "nyc"/)
+      const joined = yield* joinMarkets([calibratedMarket(nyc), rideHail], () => "")
+      expect(joined.map((m) => m.id)).toEqual(["nyc"])
+    }))
 })

@@ -1,5 +1,5 @@
 /**
- * One default for `serve` and `backtest`: the shipped markets with the sample fallback, found
+ * One default for `serve` and `backtest`: the shipped markets without the sample fallback, found
  * from the installed package whatever the working directory; `--markets DIR` and
  * `--markets none` as documented.
  */
@@ -17,8 +17,9 @@ const BIN = join(import.meta.dirname, "..", "src", "bin.ts")
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href
 
 describe("which markets a command prices on", () => {
-  it("no --markets: the shipped models, with the sample fallback unless it is turned off", () => {
-    expect(marketsSelection(undefined, undefined)).toEqual({ dir: SHIPPED_MARKETS_DIR, fallbackToSample: true })
+  it("no --markets: the shipped models, the sample fallback only when turned on", () => {
+    expect(marketsSelection(undefined, undefined)).toEqual({ dir: SHIPPED_MARKETS_DIR, fallbackToSample: false })
+    expect(marketsSelection(undefined, "on")).toEqual({ dir: SHIPPED_MARKETS_DIR, fallbackToSample: true })
     expect(marketsSelection(undefined, "off")).toEqual({ dir: SHIPPED_MARKETS_DIR, fallbackToSample: false })
   })
 
@@ -52,7 +53,7 @@ describe("which markets a command prices on", () => {
         const quote = JSON.parse(readFileSync(join(dir, "quotes.jsonl"), "utf8")) as { marketPrices: Record<string, unknown> }
         return [...new Set(Object.keys(quote.marketPrices).map((key) => key.split("/")[0]))].sort()
       }
-      expect(await providers()).toEqual(["creative-mobile", "curb"])
+      expect(await providers()).toEqual(["lyft", "uber", "via", "yellow-taxi"])
       expect(await providers("--markets", "none")).toEqual(["cityhop", "metrocab", "swiftride"])
     } finally {
       rmSync(dir, { recursive: true, force: true })

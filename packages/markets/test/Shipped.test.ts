@@ -11,8 +11,8 @@ import { promisify } from "node:util"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { Evaluation } from "@ridequote/markets/fitting"
-import { EVALUATION_LEVELS, targetMisses } from "@ridequote/markets/fitting"
+import type { Evaluation, RideHailEvaluation, SpecialFareEvaluation } from "@ridequote/markets/fitting"
+import { EVALUATION_LEVELS, rideHailMisses, targetMisses } from "@ridequote/markets/fitting"
 
 const PACKAGE = join(import.meta.dirname, "..")
 const scripts = (JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts
@@ -20,7 +20,8 @@ const scripts = (JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8"))
 /** The commands of a package script, as argument lists after `tsx src/bin.ts`. */
 const commandsOf = (script: string): Array<Array<string>> =>
   (scripts[script] ?? "").split("&&").map((part) => {
-    const args = part.trim().split(/\s+/)
+    // Words, or "quoted phrases" (a market or product name) as one argument without quotes.
+    const args = (part.trim().match(/"[^"]*"|\S+/g) ?? []).map((a) => a.replace(/^"(.*)"$/, "$1"))
     expect(args.slice(0, 2)).toEqual(["tsx", "src/bin.ts"])
     return args.slice(2)
   })
@@ -54,7 +55,41 @@ describe("shipped market models", () => {
     for (const args of commandsOf("markets:evaluate")) {
       const plot = args.indexOf("--plot")
       const withoutPlot = plot >= 0 ? [...args.slice(0, plot), ...args.slice(plot + 2)] : args
-      const result = JSON.parse(await run([...withoutPlot, "--json", "--quiet"])) as { forward: ReadonlyArray<Evaluation> }
+      if (args.includes("ride-hail") || args.includes("nyc-hvfhv")) {
+        // Boston (no usable timestamps) and NYC's one night of ride-hail trips: a 5-fold random
+        // split; every provider × service level within ±5 points with the route inferred from
+        // the coordinates (and with the providers' own distances), pinball ≥ 30 % below the
+        // per-km baseline per product.
+        const { randomSplit } = JSON.parse(await run([...withoutPlot, "--json", "--quiet"])) as { randomSplit: RideHailEvaluation }
+        const boston = args.includes("ride-hail")
+        // Boston: 12 products; NYC: Uber, Lyft and Via (109 trips), each × 2 route sources.
+        expect(randomSplit.products.length).toBe(boston ? 24 : 6)
+        for (const product of randomSplit.products) {
+          const name = `${product.provider}/${product.serviceLevel} ${product.route}`
+          expect(product.rows, name).toBeGreaterThan(boston ? 500 : 100)
+          expect(rideHailMisses(product), name).toEqual([])
+          for (const [level, nominal] of EVALUATION_LEVELS) {
+            expect(Math.abs((product.coverage[level] ?? Number.NaN) - nominal), `${name} ${level}`).toBeLessThanOrEqual(0.05)
+          }
+          expect(product.improvement, name).toBeGreaterThanOrEqual(0.3)
+        }
+        continue
+      }
+      const result = JSON.parse(await run([...withoutPlot, "--json", "--quiet"])) as {
+        forward: ReadonlyArray<Evaluation>
+        specialFares: ReadonlyArray<SpecialFareEvaluation>
+      }
+      // NYC's JFK flat fare and Newark, on their held-out rows: each nominal level within 5
+      // points of the range [share strictly below, share at or below] the quoted percentile
+      // (a flat fare is one price most trips pay exactly).
+      expect(result.specialFares.map((f) => f.fare)).toEqual(args.includes("nyc-tlc") ? ["jfk-manhattan", "newark"] : [])
+      for (const fare of result.specialFares) {
+        expect(fare.rows, fare.fare).toBeGreaterThan(100)
+        for (const [level, nominal] of EVALUATION_LEVELS) {
+          expect(nominal, `${fare.fare} ${level}`).toBeGreaterThanOrEqual((fare.below[level] ?? Number.NaN) - 0.05)
+          expect(nominal, `${fare.fare} ${level}`).toBeLessThanOrEqual((fare.atOrBelow[level] ?? Number.NaN) + 0.05)
+        }
+      }
       expect(result.forward.length).toBeGreaterThanOrEqual(3)
       for (const split of result.forward) {
         const name = `${split.market} ${split.scoredOn.from}`

@@ -178,7 +178,7 @@ export const marketsOption = Options.text("markets").pipe(
   Options.withDescription(
     settingHelp("Folder of fitted market model files (*.json), or `none` for the built-in sample market only.", {
       env: "RIDEQUOTE_MARKETS",
-      default: "the markets shipped with ridequote (NYC, Chicago)"
+      default: "the markets shipped with ridequote (NYC, Chicago, Boston)"
     })
   ),
   Options.withFallbackConfig(Config.string("RIDEQUOTE_MARKETS")),
@@ -189,10 +189,13 @@ const SAMPLE_FALLBACK_VALUES = ["on", "off"] as const
 
 export const sampleFallbackOption = Options.choice("sample-fallback", SAMPLE_FALLBACK_VALUES).pipe(
   Options.withDescription(
-    settingHelp("Price places none of the markets serves on the sample market (on) or answer them 400 (off).", {
-      env: "RIDEQUOTE_SAMPLE_FALLBACK",
-      default: "on with the shipped markets, off with --markets DIR"
-    })
+    settingHelp(
+      "Price places none of the markets serves on the sample market, whose prices are invented and marked sampleData (on), or answer them 400 result:invalid-request (off).",
+      {
+        env: "RIDEQUOTE_SAMPLE_FALLBACK",
+        default: "off (--markets none serves the sample market alone)"
+      }
+    )
   ),
   Options.withFallbackConfig(envChoice("RIDEQUOTE_SAMPLE_FALLBACK", SAMPLE_FALLBACK_VALUES)),
   Options.optional

@@ -388,6 +388,8 @@ export interface components {
             durationMinutes: number;
             recommendations: components["schemas"]["Recommendations"];
             marketPrices: components["schemas"]["MarketPrices"];
+            market: components["schemas"]["PricingMarket"];
+            offers: components["schemas"]["MarketOffers"];
         };
         /** @description a string matching the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$ */
         RequestId: string;
@@ -395,7 +397,7 @@ export interface components {
         Mode: "Realtime" | "Scheduled";
         /** @description ISO 4217 currency code */
         Currency: string;
-        /** @description Service level (Economy, Standard, Comfort, XL) to its price points labelled saver, balanced, priority */
+        /** @description Service level (Shared, Economy, Standard, Comfort, XL, Premium, PremiumXL, Accessible) to its price points labelled saver, balanced, priority */
         Recommendations: {
             [key: string]: components["schemas"]["Recommendation"][];
         };
@@ -421,6 +423,29 @@ export interface components {
             p50: components["schemas"]["Price"];
             p75: components["schemas"]["Price"];
             p95: components["schemas"]["Price"];
+        };
+        /** @description The market whose data priced the quote; sampleData is true for the built-in sample market (invented prices) */
+        PricingMarket: {
+            id: components["schemas"]["MarketId"];
+            name: string;
+            sampleData: boolean;
+        };
+        /** @description a string matching the pattern ^[a-z][a-z0-9-]{0,63}$ */
+        MarketId: string;
+        /** @description Key "<provider>/<service_level>" (as in marketPrices) to the product name and the records behind its prices */
+        MarketOffers: {
+            [key: string]: components["schemas"]["OfferSource"];
+        };
+        OfferSource: {
+            product?: string;
+            records?: components["schemas"]["RecordsPeriod"];
+            tariff?: string;
+        };
+        RecordsPeriod: {
+            /** @enum {string} */
+            kind: "trips" | "quotes";
+            from: string;
+            to: string;
         };
         RouteMetadataIncomplete: {
             /** @enum {string} */
@@ -459,6 +484,8 @@ export interface components {
             mode: components["schemas"]["Mode"];
             currency: components["schemas"]["Currency"];
             market: components["schemas"]["MarketId"];
+            /** @enum {boolean} */
+            sampleData?: true;
             route: components["schemas"]["Route"];
             behavior: components["schemas"]["BehaviorId"];
             recommendations: components["schemas"]["Recommendations"];
@@ -467,8 +494,6 @@ export interface components {
                 [key: string]: components["schemas"]["Recommendations"];
             };
         };
-        /** @description a string matching the pattern ^[a-z][a-z0-9-]{0,63}$ */
-        MarketId: string;
         Route: {
             source: components["schemas"]["RouteSource"];
             distanceKm: number;

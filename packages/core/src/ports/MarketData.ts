@@ -10,7 +10,7 @@ import type { MarketNotServed } from "../Errors.js"
 import type { Coordinates } from "../Geo.js"
 import type { MarketId } from "../Ids.js"
 import type { Currency } from "../Money.js"
-import type { Mode, RouteSource, ServiceLevel } from "../Quote.js"
+import type { Mode, OfferSource, RouteSource, ServiceLevel } from "../Quote.js"
 
 /** Wall-clock time where the trip starts. */
 export interface LocalTime {
@@ -50,6 +50,11 @@ export interface ProviderOffer {
   readonly provider: string
   readonly serviceLevel: ServiceLevel
   readonly distribution: PriceDistribution
+  /**
+   * The product name and the records behind the price, as the response's `offers` shows them.
+   * Build it once per (provider, level), not per trip: it is published as it is.
+   */
+  readonly source?: OfferSource
 }
 
 /** How the offline route estimator infers a route in this market. */
@@ -64,6 +69,8 @@ export interface RouteProfile {
 export interface Market {
   readonly id: MarketId
   readonly name: string
+  /** True when the market's providers and prices are invented (the built-in sample market). */
+  readonly sampleData?: boolean
   readonly currency: Currency
   readonly routeProfile: RouteProfile
   /** The local time at `at` for a trip starting at `where`. */

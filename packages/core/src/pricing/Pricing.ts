@@ -6,7 +6,15 @@ import type { BehaviorId } from "../Ids.js"
 import type { Currency, Minor } from "../Money.js"
 import { toMajor, toMinor } from "../Money.js"
 import type { Market, PriceDistribution, ProviderOffer, Trip } from "../ports/MarketData.js"
-import type { MarketPrices, Recommendation, Recommendations, ServiceLevel } from "../Quote.js"
+import type {
+  MarketOffers,
+  MarketPrices,
+  OfferSource,
+  PricingMarket,
+  Recommendation,
+  Recommendations,
+  ServiceLevel
+} from "../Quote.js"
 import { PERCENTILE_LEVELS, SERVICE_LEVELS } from "../Quote.js"
 import type { PercentilesMinor, PricingBehavior } from "./Behaviors.js"
 import { Behaviors } from "./Behaviors.js"
@@ -15,6 +23,10 @@ import { Behaviors } from "./Behaviors.js"
 export interface PricedTrip {
   readonly currency: Currency
   readonly marketPrices: MarketPrices
+  /** Per marketPrices key: the product name and the records behind it. */
+  readonly offers: MarketOffers
+  /** The market that priced the trip, as the response names it. */
+  readonly market: PricingMarket
   readonly recommendations: Recommendations
   readonly behavior: BehaviorId
   /** Recommendations of the other enabled behaviors, keyed by behavior id. */
@@ -53,6 +65,7 @@ export interface LevelMarket {
 /** A market's offers for one trip, as percentiles per provider and level. */
 export interface MarketView {
   readonly marketPrices: MarketPrices
+  readonly offers: MarketOffers
   /** Only levels with at least one provider, in SERVICE_LEVELS order. */
   readonly levels: ReadonlyArray<LevelMarket>
 }
@@ -70,14 +83,30 @@ const offerKey = (provider: string, serviceLevel: string): string => {
   return key
 }
 
+const NO_SOURCE: OfferSource = {}
+
+/** The response's `market`, made once per market. */
+const pricingMarkets = new WeakMap<Market, PricingMarket>()
+export const pricingMarketOf = (market: Market): PricingMarket => {
+  let named = pricingMarkets.get(market)
+  if (named === undefined) {
+    named = { id: market.id, name: market.name, sampleData: market.sampleData === true }
+    pricingMarkets.set(market, named)
+  }
+  return named
+}
+
 /** Prices every offer of the market for the trip: `marketPrices` and the per-level view behaviors use. */
 export const marketView = (market: Market, trip: Trip): MarketView => {
   const currency = market.currency
   const marketPrices: Record<string, MarketPrices[string]> = {}
+  const offers: Record<string, OfferSource> = {}
   const offersByLevel = new Map<ServiceLevel, { offers: Array<ProviderOffer>; percentiles: Array<PercentilesMinor> }>()
   for (const offer of market.offers(trip)) {
     const p = offerPercentiles(offer.distribution, currency)
-    marketPrices[offerKey(offer.provider, offer.serviceLevel)] = {
+    const key = offerKey(offer.provider, offer.serviceLevel)
+    offers[key] = offer.source ?? NO_SOURCE
+    marketPrices[key] = {
       p5: toMajor(p.p5, currency),
       p25: toMajor(p.p25, currency),
       p50: toMajor(p.p50, currency),
@@ -96,7 +125,7 @@ export const marketView = (market: Market, trip: Trip): MarketView => {
     const group = offersByLevel.get(serviceLevel)
     if (group !== undefined) levels.push({ serviceLevel, ...group })
   }
-  return { marketPrices, levels }
+  return { marketPrices, offers, levels }
 }
 
 /** A behavior's point as the engine publishes it: integer minor units, ≥ 0 (non-finite → 0). */
@@ -152,6 +181,8 @@ export const priceTrip = (
   return {
     currency: market.currency,
     marketPrices: view.marketPrices,
+    offers: view.offers,
+    market: pricingMarketOf(market),
     recommendations: recommend(behavior, view, trip, market.currency),
     behavior: behavior.id,
     shadow

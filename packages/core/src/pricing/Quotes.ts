@@ -190,13 +190,16 @@ export const QuotesLive: Layer.Layer<Quotes, never, MarketData | RouteResolver |
         distanceKm: route.distanceKm,
         durationMinutes: route.durationMinutes,
         recommendations: priced.recommendations,
-        marketPrices: priced.marketPrices
+        marketPrices: priced.marketPrices,
+        market: priced.market,
+        offers: priced.offers
       },
       decision: {
         outcome: "quoted",
         mode,
         currency: priced.currency,
         market: market.id,
+        ...(priced.market.sampleData ? { sampleData: true } : {}),
         route,
         behavior: priced.behavior,
         recommendations: priced.recommendations,

@@ -86,7 +86,8 @@ export const sampleMarket: Market = tariffMarket({
   routeProfile: SAMPLE_ROUTE_PROFILE,
   localTime: solarLocalTime,
   offers: SAMPLE_OFFERS,
-  demand: SAMPLE_DEMAND
+  demand: SAMPLE_DEMAND,
+  sampleData: true
 })
 
 /** MarketData with one market that serves every coordinate. */

@@ -29,6 +29,8 @@ export interface TariffOffer {
   readonly tariff: Tariff
   /** Scales the demand spread: < 1 for a provider that surges little (a metered cab), > 1 for one that surges a lot. */
   readonly spreadScale: number
+  /** The provider's own name for the product, shown in the response's `offers`. */
+  readonly product?: string
 }
 
 /** Per local hour 0..23: the median demand multiplier and the log-sd of the multiplier. */
@@ -63,6 +65,8 @@ export interface TariffMarketSpec {
   readonly localTime: (at: DateTime.Utc, where: Coordinates) => LocalTime
   readonly offers: ReadonlyArray<TariffOffer>
   readonly demand: DemandProfile
+  /** True when the tariffs are invented (the sample market): quotes say so. */
+  readonly sampleData?: boolean
 }
 
 /** The demand multiplier's lognormal parameters for one trip and offer. */
@@ -103,16 +107,22 @@ export const tariffDistribution = (
 }
 
 /** A market whose prices are tariffs times a lognormal demand multiplier (the sample market is one). */
-export const tariffMarket = (spec: TariffMarketSpec): Market => ({
-  id: spec.id,
-  name: spec.name,
-  currency: spec.currency,
-  routeProfile: spec.routeProfile,
-  localTime: spec.localTime,
-  offers: (trip) =>
-    spec.offers.map((offer): ProviderOffer => ({
-      provider: offer.provider,
-      serviceLevel: offer.serviceLevel,
-      distribution: tariffDistribution(offer.tariff, trip, demandMultiplier(spec.demand, trip, offer.spreadScale))
-    }))
-})
+export const tariffMarket = (spec: TariffMarketSpec): Market => {
+  // Built once: every quote publishes the same source objects.
+  const sources = spec.offers.map((offer) => (offer.product === undefined ? {} : { product: offer.product }))
+  return {
+    id: spec.id,
+    name: spec.name,
+    currency: spec.currency,
+    ...(spec.sampleData === true ? { sampleData: true } : {}),
+    routeProfile: spec.routeProfile,
+    localTime: spec.localTime,
+    offers: (trip) =>
+      spec.offers.map((offer, i): ProviderOffer => ({
+        provider: offer.provider,
+        serviceLevel: offer.serviceLevel,
+        distribution: tariffDistribution(offer.tariff, trip, demandMultiplier(spec.demand, trip, offer.spreadScale)),
+        source: sources[i] ?? {}
+      }))
+  }
+}

@@ -10,11 +10,13 @@
  * metered > 0 and R non-decreasing in q, so quantiles never cross.
  */
 import { DateTime } from "effect"
-import type { LocalTime, Market, MarketId, ProviderOffer, Trip } from "@ridequote/core"
+import type { LocalTime, Market, MarketId, OfferSource, ProviderOffer, Trip } from "@ridequote/core"
 import type { KnowsRoutes } from "@ridequote/routes"
 import { bucketOf, timeBucket } from "./Bucketing.js"
 import { localClock, localMidnight, localMonthClock } from "./LocalClock.js"
-import type { BaseFare, MarketModel, Regime } from "./ModelFile.js"
+import type { BaseFare, MarketModel, Regime, SpecialFare, SpecialFares } from "./ModelFile.js"
+import { greatCircleKm } from "@ridequote/core"
+import type { Coordinates } from "@ridequote/core"
 import { interpolateQuantile } from "./Quantiles.js"
 
 /**
@@ -59,8 +61,10 @@ export const priceQuantile = (
 ): ((q: number) => number) => {
   const fees = feeTotal(regime)
   const season = month === undefined ? 1 : (regime.seasonal[route][month - 1] ?? 1)
-  const base = baseFare(regime.routes[route], model, distanceKm, durationMinutes, time) * season
-  const row = regime.providers[providerIndex]?.residuals[route][bucketOf(model.buckets, distanceKm, time)] ?? []
+  const provider = regime.providers[providerIndex]
+  const fare = provider?.routes?.[route] ?? regime.routes[route]
+  const base = baseFare(fare, model, distanceKm, durationMinutes, time) * season
+  const row = provider?.residuals[route][bucketOf(model.buckets, distanceKm, time)] ?? []
   const levels = model.quantileLevels
   return (q) => {
     const r = interpolateQuantile(levels, row, q)
@@ -84,6 +88,55 @@ export const regimeFinder = (model: MarketModel): ((epochMillis: number | undefi
   }
 }
 
+/** Kilometres per degree of latitude on the mean Earth radius (6371.0088 km). */
+const KM_PER_DEGREE = (6371.0088 * Math.PI) / 180
+
+/** The zone of a point: the nearest centroid, if within that zone's radius (≤ `maxKm`); else undefined. */
+export const zoneFinder = (special: SpecialFares): ((p: Coordinates) => number | undefined) => {
+  // Columns, not tuples: the scan runs on every quote near an airport.
+  const n = special.zones.length
+  const ids = new Int32Array(n), lons = new Float64Array(n), lats = new Float64Array(n), radii = new Float64Array(n)
+  special.zones.forEach(([id, lon, lat, radius], i) => ((ids[i] = id), (lons[i] = lon), (lats[i] = lat), (radii[i] = radius)))
+  // ~1° of latitude is 111 km: a cheap box test before the great circle.
+  const dLat = special.maxKm / 111
+  return (p) => {
+    let best: number | undefined, bestKm = special.maxKm
+    const cos = Math.max(0.1, Math.cos((p.latitude * Math.PI) / 180))
+    const dLon = dLat / cos
+    let bestRadius = 0
+    for (let i = 0; i < n; i++) {
+      const lat = lats[i] ?? 0, lon = lons[i] ?? 0
+      if (Math.abs(lat - p.latitude) > dLat || Math.abs(lon - p.longitude) > dLon) continue
+      // Within a few km the plane is the sphere to a few metres: no trigonometry per zone.
+      const dy = (lat - p.latitude) * KM_PER_DEGREE, dx = (lon - p.longitude) * KM_PER_DEGREE * cos
+      const km = Math.sqrt(dx * dx + dy * dy)
+      if (km <= bestKm) (bestKm = km, best = ids[i], bestRadius = radii[i] ?? 0)
+    }
+    // The nearest centroid's zone, if the point is within that zone's reach.
+    return best !== undefined && bestKm <= bestRadius ? best : undefined
+  }
+}
+
+/** The special fare covering a trip between two zones, if any. */
+export const specialFareFor = (
+  special: SpecialFares,
+  pickupZone: number | undefined,
+  dropoffZone: number | undefined
+): SpecialFare | undefined => {
+  if (pickupZone === undefined || dropoffZone === undefined) return undefined
+  return special.fares.find(({ between: [a, b] }) =>
+    (a.includes(pickupZone) && b.includes(dropoffZone)) || (b.includes(pickupZone) && a.includes(dropoffZone)))
+}
+
+/** The special fare's regime in force at a local date (the last that began on or before it; else the first). */
+const specialRegime = (fare: SpecialFare, localDate: string | undefined) => {
+  const regimes = fare.regimes
+  if (localDate === undefined) return regimes[regimes.length - 1]
+  let i = regimes.length - 1
+  while (i > 0 && (regimes[i]?.effectiveFrom ?? "") > localDate) i--
+  return regimes[i]
+}
+
 /**
  * A core `Market` priced by a fitted model, carrying the model itself (for evaluation and tools)
  * and the route knowledge the resolvers of `@ridequote/routes` read.
@@ -103,6 +156,43 @@ export const calibratedMarket = (model: MarketModel): CalibratedMarket => {
   const clock = localClock(model.timeZone)
   const monthAt = localMonthClock(model.timeZone)
   const regimeAt = regimeFinder(model)
+  // What each offer publishes in the quote's `offers`, per regime, built once: the provider's
+  // own records' period where the model has one, else the window its regime was fitted on.
+  const sourcesByRegime: ReadonlyArray<ReadonlyArray<OfferSource>> = model.regimes.map((regime) =>
+    model.providers.map((p) => {
+      const records = p.records ?? (regime.window === undefined ? undefined : { kind: "trips" as const, ...regime.window })
+      return {
+        ...(p.product === undefined ? {} : { product: p.product }),
+        ...(records === undefined ? {} : { records })
+      }
+    }))
+  const special = model.specialFares
+  const zoneOf = special === undefined ? undefined : zoneFinder(special)
+  // Every special fare has one end in a few zones (JFK, Newark): a trip with neither end within
+  // reach of one of them needs no zone search (the common case, ~10 times cheaper).
+  const anchors = special === undefined ? [] : special.zones.filter(([id]) => special.fares.some((f) => f.between[0].includes(id)))
+  const nearAnchor = (p: Coordinates): boolean =>
+    anchors.some(([, lon, lat, radius]) => greatCircleKm(p, { latitude: lat, longitude: lon }) <= radius)
+  const dateFormat = new Intl.DateTimeFormat("en-CA", { timeZone: model.timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
+  // Intl formatting costs microseconds: the date is kept for the UTC quarter-hour it was read
+  // in (every zone's offset, and every change of it, is a whole number of quarter-hours, so the
+  // local date cannot change inside one).
+  let cachedQuarter = Number.NaN, cachedDate = ""
+  const localDateOf = (epochMillis: number): string => {
+    const quarter = Math.floor(epochMillis / 900_000)
+    if (quarter !== cachedQuarter) (cachedQuarter = quarter, cachedDate = dateFormat.format(new Date(epochMillis)))
+    return cachedDate
+  }
+  const specialSources = new Map<string, OfferSource>()
+  const specialSource = (base: OfferSource, fare: SpecialFare, window: { from: string; to: string }): OfferSource => {
+    const key = `${base.product ?? ""}\u0000${fare.id}\u0000${window.from}`
+    let source = specialSources.get(key)
+    if (source === undefined) {
+      source = { ...base, records: { kind: "trips", ...window }, tariff: fare.description }
+      specialSources.set(key, source)
+    }
+    return source
+  }
   return {
     model,
     regimeAt,
@@ -122,13 +212,28 @@ export const calibratedMarket = (model: MarketModel): CalibratedMarket => {
       // The season of the trip's local month (none without a moment: the regime's average month).
       const month = at === undefined ? undefined : monthAt(at)
       const route: RouteKind = trip.routeSource === "resolved" ? "resolved" : "supplied"
-      return model.providers.map((p, i) => ({
-        provider: p.provider,
-        serviceLevel: p.serviceLevel,
-        distribution: {
-          quantile: priceQuantile(model, regime, i, route, trip.distanceKm, trip.durationMinutes, trip.localTime, month)
+      const sources = sourcesByRegime[model.regimes.indexOf(regime)] ?? []
+      const fare = special === undefined || zoneOf === undefined || !(nearAnchor(trip.pickup) || nearAnchor(trip.destination))
+        ? undefined
+        : specialFareFor(special, zoneOf(trip.pickup), zoneOf(trip.destination))
+      const fareRegime = fare === undefined ? undefined : specialRegime(fare, at === undefined ? undefined : localDateOf(at))
+      return model.providers.map((p, i) => {
+        const metered = priceQuantile(model, regime, i, route, trip.distanceKm, trip.durationMinutes, trip.localTime, month)
+        const source = sources[i] ?? {}
+        if (fare === undefined || fareRegime === undefined || !fare.providers.includes(p.provider)) {
+          return { provider: p.provider, serviceLevel: p.serviceLevel, distribution: { quantile: metered }, source }
         }
-      }))
+        // The tariff replaces the meter: the records' own quantiles (flat), or above the metered median.
+        const row = fareRegime.quantiles
+        const levels = model.quantileLevels
+        const offset = fare.kind === "flat" ? 0 : metered(0.5)
+        return {
+          provider: p.provider,
+          serviceLevel: p.serviceLevel,
+          distribution: { quantile: (q: number) => Math.max(0, offset + interpolateQuantile(levels, row, q)) },
+          source: specialSource(source, fare, fareRegime.window)
+        }
+      })
     }
   }
 }

@@ -10,7 +10,7 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import { Effect, Layer } from "effect"
 import { MarketData, MarketNotServed, sampleMarket } from "@ridequote/core"
-import type { Coordinates, Market } from "@ridequote/core"
+import type { Coordinates, Market, Trip } from "@ridequote/core"
 import { contains, extent } from "./Area.js"
 import { calibratedMarket } from "./CalibratedMarket.js"
 import type { CalibratedMarket } from "./CalibratedMarket.js"
@@ -48,7 +48,49 @@ export const loadMarketModels = (
       if (ids.has(m.id)) return yield* invalid(`${dir}/${files[i] ?? ""}`, `market id "${m.id}" is used by another file`)
       ids.add(m.id)
     }
-    return markets
+    return yield* joinMarkets(markets, (m) => `${dir}/${files[markets.indexOf(m)] ?? ""}`)
+  })
+
+/**
+ * Models that join another market (`joins`: NYC's Uber and Lyft beside its yellow taxi) add
+ * their offers to that market's: one market, the joined one's area, clock and routes; each
+ * model prices its own providers on its own regimes.
+ */
+export const joinMarkets = (
+  markets: ReadonlyArray<CalibratedMarket>,
+  pathOf: (m: CalibratedMarket) => string
+): Effect.Effect<ReadonlyArray<CalibratedMarket>, MarketModelInvalid> =>
+  Effect.gen(function*() {
+    const joining = markets.filter((m) => m.model.joins !== undefined)
+    const out: Array<CalibratedMarket> = []
+    for (const base of markets) {
+      if (base.model.joins !== undefined) continue
+      const extras = joining.filter((m) => m.model.joins === base.id)
+      if (extras.length === 0) {
+        out.push(base)
+        continue
+      }
+      const keys = new Set(base.model.providers.map((p) => `${p.provider}/${p.serviceLevel}`))
+      for (const extra of extras) {
+        for (const p of extra.model.providers) {
+          const key = `${p.provider}/${p.serviceLevel}`
+          if (keys.has(key)) return yield* invalid(pathOf(extra), `provider ${key} is already in market "${base.id}"`)
+          keys.add(key)
+        }
+      }
+      // A joining model's resolved spread was fitted on its own detour factor; a resolved trip
+      // of the joined market comes with the joined one's: its km are read on the joining scale.
+      const scales = extras.map((e) => e.model.routeProfile.detourFactor / base.model.routeProfile.detourFactor)
+      const offersOf = (trip: Trip, e: CalibratedMarket, i: number) =>
+        e.offers(trip.routeSource === "resolved" ? { ...trip, distanceKm: trip.distanceKm * (scales[i] ?? 1) } : trip)
+      out.push({ ...base, offers: (trip) => [...base.offers(trip), ...extras.flatMap((e, i) => offersOf(trip, e, i))] })
+    }
+    for (const m of joining) {
+      if (!out.some((b) => b.id === m.model.joins)) {
+        return yield* invalid(pathOf(m), `joins market "${m.model.joins ?? ""}", which is not in the folder`)
+      }
+    }
+    return out
   })
 
 /** MarketData over calibrated markets and an optional fallback. */

@@ -109,10 +109,23 @@ const ResidualTable = Schema.Array(ResidualRow)
 
 const ProviderId = Schema.String.pipe(Schema.pattern(/^[a-z0-9][a-z0-9-]{0,63}$/))
 
-/** A provider the market quotes (the same list in every regime, in this order). */
+/** The records behind a provider's prices: trips or quotes, first and last local date. */
+export const RecordsSpan = Schema.Struct({
+  kind: Schema.Literal("trips", "quotes"),
+  from: Schema.String,
+  to: Schema.String
+})
+
+/**
+ * A provider the market quotes (the same list in every regime, in this order). `product` (the
+ * provider's own name, "UberX") and `records` (the period its prices were fitted on) are
+ * shown in the quote's `offers`; both optional, added in version 3 without a version bump.
+ */
 export const ProviderModel = Schema.Struct({
   provider: ProviderId,
-  serviceLevel: ServiceLevel
+  serviceLevel: ServiceLevel,
+  product: Schema.optional(Schema.String),
+  records: Schema.optional(RecordsSpan)
 })
 export type ProviderModel = typeof ProviderModel.Type
 
@@ -121,7 +134,12 @@ export const ProviderResiduals = Schema.Struct({
   provider: ProviderId,
   /** Training rows behind this provider's own quantiles (the rest is shrunk toward the market). */
   trainingRows: Schema.Struct({ supplied: Schema.Int, resolved: Schema.Int }),
-  residuals: Schema.Struct({ supplied: ResidualTable, resolved: ResidualTable })
+  residuals: Schema.Struct({ supplied: ResidualTable, resolved: ResidualTable }),
+  /**
+   * The provider's own base fare, where products of one market are priced on different
+   * tariffs (ride-hail products: a black SUV is not a pooled ride); absent = the regime's.
+   */
+  routes: Schema.optional(Schema.Struct({ supplied: BaseFare, resolved: BaseFare }))
 })
 export type ProviderResiduals = typeof ProviderResiduals.Type
 
@@ -154,6 +172,8 @@ export const Regime = Schema.Struct({
     resolved: Schema.Array(Positive).pipe(Schema.itemsCount(12))
   }),
   trainingRows: Schema.Int,
+  /** Local dates of the first and last trip the regime's rates and spread were fitted on (optional). */
+  window: Schema.optional(Schema.Struct({ from: LocalDate, to: LocalDate })),
   /** The metered part (price − fees). */
   routes: Schema.Struct({ supplied: BaseFare, resolved: BaseFare }),
   providers: Schema.Array(ProviderResiduals)
@@ -175,6 +195,50 @@ export const Provenance = Schema.Struct({
 })
 export type Provenance = typeof Provenance.Type
 
+/**
+ * Tariffs that replace the meter between two groups of zones (NYC: the JFK–Manhattan flat
+ * fare, rate code 2; Newark, rate code 3: the meter plus a surcharge and tolls). A point
+ * belongs to the zone of the nearest centroid within `maxKm`; a trip is covered when one end
+ * is in `between[0]` and the other in `between[1]`. Per regime, the quantiles (at the
+ * model's levels) of what the records of that rate code show riders paid: the whole price
+ * (`flat`) or the price above the metered median of the same trip (`meter-plus`).
+ */
+const FiniteRow = Schema.declare(
+  (u: unknown): u is ReadonlyArray<number> => Array.isArray(u) && u.every((x) => typeof x === "number" && Number.isFinite(x)),
+  { identifier: "FiniteRow", description: "an array of finite numbers" }
+)
+
+export const SpecialFare = Schema.Struct({
+  id: Schema.String,
+  description: Schema.String,
+  kind: Schema.Literal("flat", "meter-plus"),
+  /** The records' rate code this tariff was read from. */
+  rateCode: Schema.Int,
+  between: Schema.Tuple(Schema.Array(Schema.Int), Schema.Array(Schema.Int)),
+  /** Providers it applies to (the taxi, not ride-hail). */
+  providers: Schema.Array(ProviderId),
+  regimes: Schema.Array(Schema.Struct({
+    effectiveFrom: LocalDate,
+    trainingRows: Schema.Int,
+    window: Schema.Struct({ from: LocalDate, to: LocalDate }),
+    quantiles: FiniteRow
+  }))
+})
+export type SpecialFare = typeof SpecialFare.Type
+
+export const SpecialFares = Schema.Struct({
+  /**
+   * `[zone id, longitude, latitude, radius km]` of every zone the rules name or compete with:
+   * a point is in the zone of the nearest centroid if it is within that zone's radius (the
+   * distance to the nearest other centroid, at least 1 km, at most `maxKm`), so a point across
+   * a river or beyond the zone system (Jersey City) is in no zone.
+   */
+  zones: Schema.Array(Schema.Tuple(Schema.Int, Finite, Finite, Positive)),
+  maxKm: Positive,
+  fares: Schema.Array(SpecialFare)
+})
+export type SpecialFares = typeof SpecialFares.Type
+
 const ModelFields = Schema.Struct({
   format: Schema.Literal(MODEL_FORMAT),
   version: Schema.Literal(MODEL_VERSION),
@@ -193,6 +257,13 @@ const ModelFields = Schema.Struct({
   ),
   providers: Schema.Array(ProviderModel).pipe(Schema.minItems(1)),
   regimes: Schema.Array(Regime).pipe(Schema.minItems(1)),
+  /**
+   * Optional: this model's providers join the market of this id (one market: that one's area,
+   * time zone and routes; the quote lists both models' providers). Each keeps its own regimes.
+   */
+  joins: Schema.optional(MarketId),
+  /** Optional (added in version 3 without a version bump): flat fares and surcharged meters. */
+  specialFares: Schema.optional(SpecialFares),
   provenance: Provenance
 })
 
@@ -219,6 +290,12 @@ const shapeProblem = (m: typeof ModelFields.Type): string | undefined => {
     }
     for (const route of ["supplied", "resolved"] as const) {
       if (regime.routes[route].timeShift.length !== nt) return `${at} routes.${route}.timeShift must have ${nt} entries`
+      for (const p of regime.providers) {
+        const own = p.routes?.[route]
+        if (own !== undefined && own.timeShift.length !== nt) {
+          return `${at} ${p.provider} routes.${route}.timeShift must have ${nt} entries`
+        }
+      }
     }
     if (regime.providers.length !== m.providers.length) return `${at} must list the market's ${m.providers.length} providers`
     for (const [j, p] of regime.providers.entries()) {
@@ -232,6 +309,12 @@ const shapeProblem = (m: typeof ModelFields.Type): string | undefined => {
           if (!isAscending(row, false)) return `${key} residuals.${route}[${b}] quantiles cross`
         }
       }
+    }
+  }
+  for (const fare of m.specialFares?.fares ?? []) {
+    for (const r of fare.regimes) {
+      if (r.quantiles.length !== nl) return `specialFares ${fare.id} (${r.effectiveFrom}) must have ${nl} quantiles`
+      if (!isAscending(r.quantiles, false)) return `specialFares ${fare.id} (${r.effectiveFrom}) quantiles cross`
     }
   }
   return undefined

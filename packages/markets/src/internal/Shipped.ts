@@ -1,8 +1,8 @@
 /**
  * Which markets a command prices on, the same rule for `serve` and `backtest`:
  *
- * - no `--markets`: the models shipped inside this package, places they do not serve on the
- *   sample market (fallback on unless `--sample-fallback off`);
+ * - no `--markets`: the models shipped inside this package; places they do not serve are
+ *   refused (400), or priced on the sample market with `--sample-fallback on`;
  * - `--markets DIR`: the models in DIR, with the fallback only if `--sample-fallback on`;
  * - `--markets none`: the sample market alone.
  *
@@ -26,7 +26,8 @@ export const marketsSelection = (
   markets: string | undefined,
   sampleFallback: "on" | "off" | undefined
 ): MarketsOptions => {
-  if (markets === undefined) return { dir: SHIPPED_MARKETS_DIR, fallbackToSample: sampleFallback !== "off" }
+  // The sample market's prices are invented: it answers only where the operator asks for it.
+  if (markets === undefined) return { dir: SHIPPED_MARKETS_DIR, fallbackToSample: sampleFallback === "on" }
   if (markets.trim().toLowerCase() === NO_MARKETS) return { fallbackToSample: true }
   return { dir: markets, fallbackToSample: sampleFallback === "on" }
 }

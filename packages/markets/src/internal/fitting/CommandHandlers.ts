@@ -18,13 +18,14 @@ import type { Evaluation } from "./Evaluation.js"
 import { DEFAULT_HOLDOUT, fitMarket } from "./Fit.js"
 import type { FitOptions } from "./Fit.js"
 import { forwardEvaluation } from "./Forward.js"
+import { evaluateSpecialFares, renderSpecialFareEvaluation } from "./SpecialFares.js"
 import { reliabilitySvg } from "./Plot.js"
 import { measureOsrm, routeAccuracy, renderRouteAccuracy, scoredTrips } from "./RouteAccuracy.js"
 
 /** Trips per forward split sent to a routing server for its accuracy (a server is slower than the table). */
 const OSRM_SAMPLE = 2000
-import type { SourceFormat } from "./sources/Formats.js"
-import { parseZoneCentroids } from "./sources/NycTlc.js"
+import type { FitFormat, SourceFormat } from "./sources/Formats.js"
+import { parseZoneBoroughs, parseZoneCentroids } from "./sources/NycTlc.js"
 import type { ZoneCentroids } from "./sources/NycTlc.js"
 import { readTrips, TripRecordsInvalid } from "./sources/TripRecords.js"
 import type { TripTable } from "./sources/TripRecords.js"
@@ -36,10 +37,10 @@ export const FORMAT_DEFAULTS: Readonly<Record<SourceFormat, { id: string; name: 
   chicago: { id: "chicago", name: "Chicago (taxi, metered)", timeZone: "America/Chicago" }
 }
 
-const progressTo = (quiet: boolean) => (line: string) => (quiet ? Effect.void : Console.error(line))
+export const progressTo = (quiet: boolean) => (line: string) => (quiet ? Effect.void : Console.error(line))
 
 /** A file's text; `.gz` files are gunzipped (the repository keeps its trip records compressed). */
-const readText = (path: string) =>
+export const readText = (path: string) =>
   Effect.flatMap(FileSystem.FileSystem, (fs) =>
     fs.readFile(path).pipe(
       Effect.mapError((e) => new TripRecordsInvalid({ path, message: `cannot read ${path}: ${e.message}` })),
@@ -63,12 +64,12 @@ const readTable = (
     if (paths.length === 0) {
       return yield* new TripRecordsInvalid({ path: "", message: "give at least one --input file" })
     }
-    const zoneTable: ZoneCentroids | undefined = Option.isSome(zonesPath)
-      ? parseZoneCentroids(yield* readText(zonesPath.value))
-      : undefined
+    const zonesText = Option.isSome(zonesPath) ? yield* readText(zonesPath.value) : undefined
+    const zoneTable: ZoneCentroids | undefined = zonesText === undefined ? undefined : parseZoneCentroids(zonesText)
+    const boroughs = zonesText === undefined ? undefined : parseZoneBoroughs(zonesText)
     const files = yield* Effect.forEach(paths, (path) =>
       Effect.tap(Effect.map(readText(path), (text) => ({ path, text })), () => progress(`read ${path}`)))
-    const table = yield* readTrips(sourceFormat, files, salt, zoneTable)
+    const table = yield* readTrips(sourceFormat, files, salt, zoneTable, boroughs)
     yield* progress(`${table.rowsRead} rows, ${table.trips.length} usable trips`)
     return table
   })
@@ -81,14 +82,21 @@ const describeRejections = (table: TripTable): string =>
 
 export interface FitCommandOptions {
   readonly inputs: ReadonlyArray<string>
-  readonly format: SourceFormat
+  readonly format: FitFormat
   readonly zones: Option.Option<string>
+  readonly places: Option.Option<string>
+  readonly products: Option.Option<string>
+  readonly period: Option.Option<string>
+  readonly records: "quotes" | "trips"
+  readonly joins: Option.Option<string>
   readonly out: string
   readonly id: Option.Option<string>
   readonly name: Option.Option<string>
   readonly timeZone: Option.Option<string>
   readonly currency: string
   readonly serviceLevel: ServiceLevel
+  readonly provider: Option.Option<string>
+  readonly product: Option.Option<string>
   readonly holdout: number
   readonly minProviderRows: number
   readonly quiet: boolean
@@ -96,24 +104,33 @@ export interface FitCommandOptions {
 }
 
 export const runFit = (o: FitCommandOptions) =>
+  o.format === "ride-hail" || o.format === "nyc-hvfhv"
+    ? Effect.flatMap(Effect.promise(() => import("./RideHailCommands.js")), (h) => h.runRideHailFit(o))
+    : runTripFit(o, o.format)
+
+const runTripFit = (o: FitCommandOptions, format: SourceFormat) =>
   Effect.gen(function*() {
     const started = yield* Clock.currentTimeMillis
     const fs = yield* FileSystem.FileSystem
     const progress = progressTo(o.quiet)
-    const defaults = FORMAT_DEFAULTS[o.format]
-    const table = yield* readTable(o.inputs, o.format, o.zones, DEFAULT_HOLDOUT.salt, progress)
+    const defaults = FORMAT_DEFAULTS[format]
+    const table = yield* readTable(o.inputs, format, o.zones, DEFAULT_HOLDOUT.salt, progress)
     yield* progress("fitting: route profile, tariff regimes, rates and spread per regime")
     const model = yield* fitMarket(table, {
       id: Option.getOrElse(o.id, () => defaults.id),
       name: Option.getOrElse(o.name, () => defaults.name),
       timeZone: Option.getOrElse(o.timeZone, () => defaults.timeZone),
       currency: o.currency,
-      source: o.format,
+      source: format,
       inputs: o.inputs,
       holdoutFraction: o.holdout,
       salt: DEFAULT_HOLDOUT.salt,
       minProviderRows: o.minProviderRows,
-      serviceLevel: o.serviceLevel
+      serviceLevel: o.serviceLevel,
+      ...Option.match(o.provider, {
+        onNone: () => ({}),
+        onSome: (provider) => ({ pooled: { provider, product: Option.getOrElse(o.product, () => provider) } })
+      })
     })
     const text = renderModel(model)
     // Round-trip through the decoder before writing: never ship a file MarketsLive would refuse.
@@ -171,8 +188,12 @@ export const defaultCuts = (table: TripTable): ReadonlyArray<string> => {
 export interface EvaluateCommandOptions {
   readonly model: string
   readonly inputs: ReadonlyArray<string>
-  readonly format: SourceFormat
+  readonly format: FitFormat
   readonly zones: Option.Option<string>
+  readonly places: Option.Option<string>
+  readonly products: Option.Option<string>
+  readonly folds: number
+  readonly asShipped: boolean
   readonly cuts: ReadonlyArray<string>
   readonly horizonMonths: number
   readonly plot: Option.Option<string>
@@ -194,17 +215,26 @@ export const fitOptionsOf = (model: MarketModel, minProviderRows: number): FitOp
   salt: model.provenance.holdout.salt,
   minProviderRows,
   serviceLevel: (model.providers[0]?.serviceLevel ?? "Standard") as ServiceLevel,
+  // A model of one named product was fitted with every row pooled into it.
+  ...(model.providers.length === 1 && model.providers[0]?.product !== undefined
+    ? { pooled: { provider: model.providers[0].provider, product: model.providers[0].product } }
+    : {}),
   buckets: model.buckets,
   levels: model.quantileLevels
 })
 
 export const runEvaluate = (o: EvaluateCommandOptions) =>
+  o.format === "ride-hail" || o.format === "nyc-hvfhv"
+    ? Effect.flatMap(Effect.promise(() => import("./RideHailCommands.js")), (h) => h.runRideHailEvaluate(o))
+    : runTripEvaluate(o, o.format)
+
+const runTripEvaluate = (o: EvaluateCommandOptions, format: SourceFormat) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const progress = progressTo(o.quiet)
     const text = yield* fs.readFileString(o.model).pipe(Effect.mapError((e) => invalid(o.model, `cannot read (${e.message})`)))
     const model = yield* parseModel(o.model, text)
-    const table = yield* readTable(o.inputs, o.format, o.zones, model.provenance.holdout.salt, progress)
+    const table = yield* readTable(o.inputs, format, o.zones, model.provenance.holdout.salt, progress)
     const cuts = o.cuts.length > 0 ? o.cuts : defaultCuts(table)
     const forward: Array<Evaluation> = []
     const accuracy = []
@@ -223,6 +253,7 @@ export const runEvaluate = (o: EvaluateCommandOptions) =>
       accuracy.push({ ...measured, resolvers: [...measured.resolvers, osrm] })
     }
     const random = evaluate(model, table)
+    const special = evaluateSpecialFares(model, table.specialFares ?? [])
     const all = [...forward, random]
     if (Option.isSome(o.plot)) {
       yield* fs.writeFileString(o.plot.value, reliabilitySvg(all)).pipe(
@@ -231,13 +262,22 @@ export const runEvaluate = (o: EvaluateCommandOptions) =>
       yield* progress(`reliability plot written to ${o.plot.value}`)
     }
     const misses = forward.flatMap(targetMisses)
-    if (o.json) return yield* Console.log(JSON.stringify({ forward, random, routeAccuracy: accuracy, targetMisses: misses }, null, 2))
+    if (o.json) {
+      return yield* Console.log(JSON.stringify({ forward, random, specialFares: special, routeAccuracy: accuracy, targetMisses: misses }, null, 2))
+    }
     yield* Console.log(
       [
         renderEvaluation(all),
         "",
         renderRouteAccuracy(accuracy),
         "",
+        ...(special.length === 0
+          ? []
+          : [
+            "special fares: share of held-out prices below – at or below each quoted percentile (a flat fare is one price: the nominal level should lie in the range)",
+            renderSpecialFareEvaluation(model.id, special),
+            ""
+          ]),
         misses.length === 0 ? "targets (every forward split): all met" : `targets missed:\n  ${misses.join("\n  ")}`,
         ...targetMisses(random).map((m) => `(random split, for comparison) ${m}`)
       ].join("\n")

@@ -2,7 +2,7 @@
  * The market commands of the `ridequote` program (mounted by @ridequote/server; runnable on
  * their own through src/bin.ts):
  *
- *   ridequote market fit --input FILE [--input FILE…] --format nyc-tlc|chicago [--zones FILE] --out model.json
+ *   ridequote market fit --input FILE [--input FILE…] --format nyc-tlc|chicago|ride-hail [--zones FILE] [--places FILE] --out model.json
  *   ridequote market evaluate --model model.json --input FILE… --format … [--cut DATE…] [--plot FILE] [--json]
  *   ridequote backtest --input trips.jsonl --output quotes.jsonl [--markets DIR|none] [--sample-fallback on|off]
  *
@@ -18,7 +18,7 @@ import { Effect, Either, Option } from "effect"
 import { parseRoutesChoice } from "@ridequote/routes"
 import { SERVICE_LEVELS } from "@ridequote/core"
 import type { ServiceLevel } from "@ridequote/core"
-import { SOURCE_FORMATS } from "./sources/Formats.js"
+import { FIT_FORMATS } from "./sources/Formats.js"
 
 const handlers = Effect.promise(() => import("./CommandHandlers.js"))
 
@@ -43,7 +43,19 @@ const inputs = Options.text("input").pipe(
   Options.repeated,
   Options.withDescription("Trip-record CSV file, plain or gzip-compressed (.gz); repeat for several files of one format")
 )
-const format = Options.choice("format", SOURCE_FORMATS).pipe(Options.withDescription("Column layout of the input files"))
+const format = Options.choice("format", FIT_FORMATS).pipe(
+  Options.withDescription("Column layout of the input files: nyc-tlc or chicago taxi trips, ride-hail price records (quotes or trips)")
+)
+const places = Options.text("places").pipe(
+  Options.withPseudoName("PLACES_CSV"),
+  Options.withDescription("ride-hail: named places CSV (name, latitude, longitude) for rows that name their source and destination"),
+  Options.optional
+)
+const products = Options.text("products").pipe(
+  Options.withPseudoName("PRODUCTS_CSV"),
+  Options.withDescription("ride-hail: CSV (provider, product, serviceLevel) mapping products the built-in table does not know"),
+  Options.optional
+)
 const zones = Options.text("zones").pipe(
   Options.withPseudoName("ZONES_CSV"),
   Options.withDescription("NYC taxi-zone centroids CSV (LocationID, centroid_lon, centroid_lat): needed for zone-level NYC files"),
@@ -64,6 +76,22 @@ export const fitCommand = Command.make(
     inputs,
     format,
     zones,
+    places,
+    products,
+    period: Options.text("period").pipe(
+      Options.withPseudoName("FROM..TO"),
+      Options.withDescription("ride-hail: FROM..TO (local dates) the records' source documents, for timestamps that were rounded or lost"),
+      Options.optional
+    ),
+    joins: Options.text("joins").pipe(
+      Options.withPseudoName("MARKET_ID"),
+      Options.withDescription("ride-hail, nyc-hvfhv: add these providers to the market of this id (one market, its area and routes): e.g. nyc"),
+      Options.optional
+    ),
+    records: Options.choice("records", ["quotes", "trips"] as const).pipe(
+      Options.withDescription("ride-hail: whether the rows are price quotes shown before a ride or completed trips"),
+      Options.withDefault("quotes" as const)
+    ),
     out: Options.text("out").pipe(Options.withPseudoName("MODEL_JSON"), Options.withDescription("Where to write the model JSON")),
     id: Options.text("id").pipe(
       Options.withPseudoName("MARKET_ID"),
@@ -82,6 +110,14 @@ export const fitCommand = Command.make(
       Options.withDefault("USD")
     ),
     serviceLevel: Options.choice("service-level", SERVICE_LEVELS).pipe(Options.withDefault("Standard" as ServiceLevel)),
+    provider: Options.text("provider").pipe(
+      Options.withDescription("nyc-tlc, chicago: one provider id for every row (e.g. yellow-taxi), where the provider column names meter vendors or affiliations whose prices do not differ"),
+      Options.optional
+    ),
+    product: Options.text("product").pipe(
+      Options.withDescription("The product name riders see for --provider (e.g. \"Yellow taxi\")"),
+      Options.optional
+    ),
     holdout: Options.float("holdout").pipe(
       Options.withPseudoName("SHARE"),
       Options.withDescription("Share of rows held out at random for `market evaluate` (never fitted)"),
@@ -105,6 +141,15 @@ export const evaluateCommand = Command.make(
     inputs,
     format,
     zones,
+    places,
+    products,
+    asShipped: Options.boolean("as-shipped").pipe(
+      Options.withDescription("ride-hail, nyc-hvfhv: score the model file as it is on every input row (records it never saw) instead of cross-validating a refit")
+    ),
+    folds: Options.integer("folds").pipe(
+      Options.withDescription("ride-hail: random split as k-fold cross-validation by row hash (every row scored once)"),
+      Options.withDefault(5)
+    ),
     cuts: Options.text("cut").pipe(
       Options.withPseudoName("DATE"),
       Options.repeated,
@@ -158,12 +203,12 @@ export const backtestCommand = Command.make(
     markets: Options.text("markets").pipe(
       Options.withPseudoName("DIR|none"),
       Options.withDescription(
-        "Folder of market models, or `none` for the sample market only. Default: the shipped markets with the sample market where they do not serve."
+        "Folder of market models, or `none` for the sample market only. Default: the shipped markets (NYC, Chicago, Boston)."
       ),
       Options.optional
     ),
     sampleFallback: Options.choice("sample-fallback", ["on", "off"]).pipe(
-      Options.withDescription("Price places no market serves on the sample market (on) or as errors (off). Default on for the shipped markets, off for --markets DIR."),
+      Options.withDescription("Price places no market serves on the sample market, invented prices (on), or as errors (off, the default)."),
       Options.optional
     ),
     routes: routesOption,

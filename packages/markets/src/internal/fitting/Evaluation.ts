@@ -85,9 +85,11 @@ export const score = (
   const served = scored.filter((t) => contains(model.area, t.pickup))
   const ids = model.providers.map((p) => p.provider)
   const otherIndex = ids.indexOf("other")
+  // A model of one provider (every row pooled into it: `yellow-taxi`) prices every trip.
+  const fallbackIndex = ids.length === 1 ? 0 : otherIndex
   const providerIndex = (raw: string): number => {
     const i = ids.indexOf(providerSlug(raw))
-    return i >= 0 ? i : otherIndex
+    return i >= 0 ? i : fallbackIndex
   }
   const regimeAt = regimeFinder(model)
   // Trip dates are local: a regime starts at local midnight, so noon of the date is inside it.

@@ -44,6 +44,7 @@ import { wallClock } from "../LocalClock.js"
 import { addMonths } from "./Dates.js"
 import { DEFAULT_REGIME_OPTIONS, detectRegimes, typicalFees } from "./Regimes.js"
 import { monthLevel, regimeFactors, seasonalIndex } from "./Seasons.js"
+import { fitSpecialFares } from "./SpecialFares.js"
 import type { MonthLevel } from "./Seasons.js"
 import type { RegimeOptions } from "./Regimes.js"
 import type { ObservedTrip } from "./sources/ObservedTrip.js"
@@ -65,6 +66,12 @@ export interface FitOptions {
   /** Providers with fewer training rows (and blank names) are pooled as "other". */
   readonly minProviderRows: number
   readonly serviceLevel: ServiceLevel
+  /**
+   * One provider for every row, as riders choose it (`yellow-taxi`), with its product name:
+   * for records whose provider column names a meter vendor or an affiliation whose prices do
+   * not differ (docs/pricing.md, "Providers").
+   */
+  readonly pooled?: { readonly provider: string; readonly product: string }
   readonly buckets?: Buckets
   readonly levels?: ReadonlyArray<number>
   readonly notes?: ReadonlyArray<string>
@@ -359,8 +366,9 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
   // Providers: big enough ones keep their name, the rest (and blanks) are pooled as "other".
   const rawCounts = new Map<string, number>()
   for (const t of training) rawCounts.set(t.provider, (rawCounts.get(t.provider) ?? 0) + 1)
+  const pooledAs = options.pooled
   const named = [...rawCounts.entries()]
-    .filter(([name, n]) => name !== "" && n >= options.minProviderRows && providerSlug(name) !== "other")
+    .filter(([name, n]) => pooledAs === undefined && name !== "" && n >= options.minProviderRows && providerSlug(name) !== "other")
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
   const ids: Array<string> = []
   const indexOf = new Map<string, number>()
@@ -370,7 +378,7 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
     indexOf.set(name, ids.indexOf(slug))
   }
   const hasOther = [...rawCounts.keys()].some((name) => !indexOf.has(name))
-  if (hasOther) ids.push("other")
+  if (hasOther) ids.push(pooledAs?.provider ?? "other")
   const providerOf = (name: string): number => indexOf.get(name) ?? ids.length - 1
 
   // Roads: learned on all training trips (routes do not change with the tariff).
@@ -479,11 +487,16 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
         resolved: (seasonal[i]?.resolved ?? []).map((f) => round(f, 6))
       },
       trainingRows: rows.supplied.length,
+      ...(windowSpan(groups[i] ?? []) === undefined ? {} : { window: windowSpan(groups[i] ?? []) }),
       routes: fare,
       providers
     }
   })
-  const providers: Array<ProviderModel> = ids.map((provider) => ({ provider, serviceLevel: options.serviceLevel }))
+  const providers: Array<ProviderModel> = ids.map((provider) => ({
+    provider,
+    serviceLevel: options.serviceLevel,
+    ...(pooledAs === undefined ? {} : { product: pooledAs.product })
+  }))
   const dates = training.map((t) => t.localDate)
 
   const model: MarketModel = {
@@ -516,7 +529,25 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
       notes: options.notes ?? []
     }
   }
-  return Either.right(model)
+  // Flat fares and surcharged meters, where the records carry their rate codes (NYC zone files).
+  const special = table.specialFares !== undefined && table.zones !== undefined && table.boroughs !== undefined
+    ? fitSpecialFares(model, table.specialFares, table.zones, table.boroughs, {
+      holdoutFraction: options.holdoutFraction,
+      before: options.before
+    })
+    : undefined
+  return Either.right(special === undefined ? model : { ...model, specialFares: special })
+}
+
+/** First and last local date of a regime's window. */
+const windowSpan = (trips: ReadonlyArray<ObservedTrip>): { from: string; to: string } | undefined => {
+  if (trips.length === 0) return undefined
+  let from = trips[0]?.localDate ?? "", to = from
+  for (const t of trips) {
+    if (t.localDate < from) from = t.localDate
+    if (t.localDate > to) to = t.localDate
+  }
+  return { from, to }
 }
 
 function round(x: number, digits: number): number {

@@ -5,6 +5,7 @@
  * (±3 points with a supplied route, ±5 inferred).
  */
 import type { Evaluation } from "./Evaluation.js"
+import type { RideHailEvaluation } from "./RideHailEvaluation.js"
 import { EVALUATION_LEVELS } from "./Evaluation.js"
 
 const W = 360, H = 360, M = { left: 48, right: 16, top: 36, bottom: 44 }
@@ -68,6 +69,56 @@ export const reliabilitySvg = (evaluations: ReadonlyArray<Evaluation>): string =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${H + 44}" viewBox="0 0 ${width} ${H + 44}" font-family="sans-serif">`,
     `<rect width="100%" height="100%" fill="white"/>`,
     ...markets.map((m, i) => panel(m, evaluations.filter((e) => e.market === m), i * W)),
+    ...legend,
+    "</svg>",
+    ""
+  ].join("\n")
+}
+
+/** Distinct colours for the service levels of one provider's panel. */
+const LEVEL_COLORS = ["#1f6fb4", "#d1631a", "#2a9d3a", "#b5179e", "#7a5c00", "#00838f", "#c62828", "#555"] as const
+
+/**
+ * Reliability per provider of a ride-hail market: one panel per provider, one line per
+ * service level (solid: route inferred from the coordinates; dotted: the provider's own
+ * route distance); shaded: the ±5 point target.
+ */
+export const productReliabilitySvg = (evaluation: RideHailEvaluation): string => {
+  const providers = [...new Set(evaluation.products.map((p) => p.provider))]
+  const levels = [...new Set(evaluation.products.map((p) => p.serviceLevel))]
+  const colorOf = (level: string) => LEVEL_COLORS[levels.indexOf(level) % LEVEL_COLORS.length] ?? "#000"
+  const panels = providers.map((provider, k) => {
+    const parts: Array<string> = [`<g transform="translate(${k * W},0)">`]
+    parts.push(`<text x="${M.left + PLOT_W / 2}" y="20" text-anchor="middle" font-size="14" font-weight="bold">${esc(`${evaluation.market}: ${provider}`)}</text>`)
+    const pts = [[0, 0.05], [1, 1.05], [1, 0.95], [0, -0.05]].map(([a, b]) =>
+      `${x(a ?? 0).toFixed(1)},${y(Math.min(1, Math.max(0, b ?? 0))).toFixed(1)}`)
+    parts.push(`<polygon points="${pts.join(" ")}" fill="#e8e8e8" stroke="none"/>`)
+    parts.push(`<rect x="${M.left}" y="${M.top}" width="${PLOT_W}" height="${PLOT_H}" fill="none" stroke="#444"/>`)
+    parts.push(`<line x1="${x(0)}" y1="${y(0)}" x2="${x(1)}" y2="${y(1)}" stroke="#888" stroke-dasharray="4 3"/>`)
+    for (const t of [0, 0.25, 0.5, 0.75, 1]) {
+      parts.push(`<text x="${x(t)}" y="${H - M.bottom + 16}" text-anchor="middle" font-size="10">${t * 100}</text>`)
+      parts.push(`<text x="${M.left - 6}" y="${y(t) + 3}" text-anchor="end" font-size="10">${t * 100}</text>`)
+    }
+    parts.push(`<text x="${M.left + PLOT_W / 2}" y="${H - 8}" text-anchor="middle" font-size="11">nominal percentile</text>`)
+    for (const p of evaluation.products.filter((e) => e.provider === provider)) {
+      const color = colorOf(p.serviceLevel)
+      const dash = p.route === "supplied" ? ` stroke-dasharray="2 2"` : ""
+      const line = EVALUATION_LEVELS.map(([name, q]) => `${x(q).toFixed(1)},${y(p.coverage[name] ?? 0).toFixed(1)}`)
+      parts.push(`<polyline points="${line.join(" ")}" fill="none" stroke="${color}" stroke-width="1.2"${dash}><title>${esc(`${p.provider}/${p.serviceLevel} (${p.product}) ${p.route === "resolved" ? "inferred" : "supplied"}`)}</title></polyline>`)
+    }
+    parts.push("</g>")
+    return parts.join("\n")
+  })
+  const width = Math.max(1, providers.length) * W
+  const legendY = H + 14
+  const legend = levels.map((level, i) =>
+    `<line x1="${20 + i * 90}" y1="${legendY}" x2="${36 + i * 90}" y2="${legendY}" stroke="${colorOf(level)}" stroke-width="2"/><text x="${40 + i * 90}" y="${legendY + 4}" font-size="11">${esc(level)}</text>`
+  )
+  legend.push(`<text x="20" y="${legendY + 22}" font-size="11">solid: route inferred from the coordinates; dotted: the provider's route distance; shaded: ±5 points</text>`)
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${H + 44}" viewBox="0 0 ${width} ${H + 44}" font-family="sans-serif">`,
+    `<rect width="100%" height="100%" fill="white"/>`,
+    ...panels,
     ...legend,
     "</svg>",
     ""

@@ -37,6 +37,44 @@ export const parseZoneCentroids = (text: string): ZoneCentroids => {
   return zones
 }
 
+/** A trip of a rate code other than the meter's, kept for the special fares (JFK flat fare, Newark). */
+export interface SpecialFareTrip {
+  readonly key: number
+  readonly rateCode: number
+  readonly pickupZone: number
+  readonly dropoffZone: number
+  /** Everything but the tip, as for metered trips. */
+  readonly price: number
+  readonly fees: Readonly<Record<string, number>>
+  readonly distanceKm: number
+  readonly durationMinutes: number
+  readonly localDate: string
+  readonly hour: number
+  readonly minute: number
+  readonly dayOfWeek: number
+  readonly pickup: Coordinates
+  readonly destination: Coordinates
+}
+
+/** The rate codes read as special fares: 2 JFK flat fare, 3 Newark. */
+export const SPECIAL_RATE_CODES: ReadonlySet<number> = new Set([2, 3])
+
+/** Zone id → borough, from the same centroids file (`Borough` column). */
+export const parseZoneBoroughs = (text: string): ReadonlyMap<number, string> => {
+  const lines = text.split("\n").filter((l) => l.trim() !== "")
+  const idx = headerIndex(parseCsvLine(lines[0] ?? ""))
+  const id = column(idx, "LocationID", "location_id")
+  const borough = column(idx, "Borough", "borough")
+  const out = new Map<number, string>()
+  if (borough < 0) return out
+  for (const line of lines.slice(1)) {
+    const f = parseCsvLine(line)
+    const z = numberAt(f, id)
+    if (Number.isInteger(z)) out.set(z, textAt(f, borough))
+  }
+  return out
+}
+
 interface LocalStamp {
   readonly year: number
   readonly month: number
@@ -80,7 +118,9 @@ const FIRST_YEAR = 2009
 
 export const nycTlcRows = (
   header: ReadonlyArray<string>,
-  zones: ZoneCentroids | undefined
+  zones: ZoneCentroids | undefined,
+  /** Receives the trips of rate codes 2 and 3 (still counted as not metered for the meter's fit). */
+  onSpecial?: (trip: SpecialFareTrip) => void
 ): ((fields: ReadonlyArray<string>, key: number) => ObservedTrip | Rejection) => {
   const idx = headerIndex(header)
   const c = {
@@ -116,10 +156,12 @@ export const nycTlcRows = (
     }
     return { latitude, longitude }
   }
-  return (f, key) => {
+  const row = (f: ReadonlyArray<string>, key: number): ObservedTrip | Rejection => {
     const provider = NYC_VENDORS[textAt(f, c.vendor)]
     if (provider === undefined) return "vendor-not-modelled"
-    if (numberAt(f, c.rateCode) !== 1) return "rate-code-not-metered"
+    const rateCode = numberAt(f, c.rateCode)
+    const special = onSpecial !== undefined && byZone && SPECIAL_RATE_CODES.has(rateCode)
+    if (rateCode !== 1 && !special) return "rate-code-not-metered"
     const payment = numberAt(f, c.payment)
     // 3 no charge, 4 dispute, 6 voided: the fare column does not say what was paid.
     if (payment === 3 || payment === 4 || payment === 6) return "payment-not-charged"
@@ -143,6 +185,25 @@ export const nycTlcRows = (
     const pickup = point(f, c.puZone, c.puLon, c.puLat)
     const destination = point(f, c.doZone, c.doLon, c.doLat)
     if (pickup === undefined || destination === undefined) return byZone ? "zone-without-centroid" : "coordinates-missing"
+    if (rateCode !== 1) {
+      onSpecial?.({
+        key,
+        rateCode,
+        pickupZone: numberAt(f, c.puZone),
+        dropoffZone: numberAt(f, c.doZone),
+        price: Math.round(price * 100) / 100,
+        fees,
+        distanceKm,
+        durationMinutes,
+        localDate: isoDate(start.year, start.month, start.day),
+        hour: start.hour,
+        minute: start.minute,
+        dayOfWeek: dayOfWeekOf(start.year, start.month, start.day),
+        pickup,
+        destination
+      })
+      return "rate-code-not-metered"
+    }
     return {
       key,
       provider,
@@ -157,6 +218,14 @@ export const nycTlcRows = (
       pickup,
       destination
     }
+  }
+  // A special-fare row is "not metered" for the meter's fit whatever else is wrong with it:
+  // the meter's filter counts stay what they were before special fares were read.
+  return (f, key) => {
+    const out = row(f, key)
+    return typeof out === "string" && out !== "vendor-not-modelled" && numberAt(f, c.rateCode) !== 1
+      ? "rate-code-not-metered"
+      : out
   }
 }
 

@@ -6,7 +6,7 @@ import { Either, Schema } from "effect"
 import { chicagoRows } from "./Chicago.js"
 import { fnv1a, parseCsvLine } from "./Csv.js"
 import { nycNeedsZones, nycTlcRows } from "./NycTlc.js"
-import type { ZoneCentroids } from "./NycTlc.js"
+import type { SpecialFareTrip, ZoneCentroids } from "./NycTlc.js"
 import type { ObservedTrip } from "./ObservedTrip.js"
 
 import type { SourceFormat } from "./Formats.js"
@@ -18,6 +18,12 @@ export interface TripTable {
   readonly trips: ReadonlyArray<ObservedTrip>
   readonly rowsRead: number
   readonly rejected: Readonly<Record<string, number>>
+  /** NYC zone files: trips of rate codes 2 and 3 (JFK flat fare, Newark), for the special fares. */
+  readonly specialFares?: ReadonlyArray<SpecialFareTrip>
+  /** NYC zone files: the borough of each zone (from `--zones`). */
+  readonly boroughs?: ReadonlyMap<number, string>
+  /** NYC zone files: the zone centroids (from `--zones`). */
+  readonly zones?: ZoneCentroids
 }
 
 /** A trip-record file's path (for messages) and its text, already read and decompressed. */
@@ -58,9 +64,11 @@ export const readTrips = (
   format: SourceFormat,
   files: ReadonlyArray<TripFile>,
   salt: string,
-  zones: ZoneCentroids | undefined
+  zones: ZoneCentroids | undefined,
+  boroughs?: ReadonlyMap<number, string>
 ): Either.Either<TripTable, TripRecordsInvalid> => {
   const trips: Array<ObservedTrip> = []
+  const specialFares: Array<SpecialFareTrip> = []
   const rejected: Record<string, number> = {}
   let rowsRead = 0
   for (const file of files) {
@@ -80,7 +88,7 @@ export const readTrips = (
         message: "zone-level NYC file: pass --zones with the taxi-zone centroids (nyc-taxi-zones-with-centroids.csv)"
       }))
     }
-    const row = format === "nyc-tlc" ? nycTlcRows(header, zones) : chicagoRows(header)
+    const row = format === "nyc-tlc" ? nycTlcRows(header, zones, (t) => specialFares.push(t)) : chicagoRows(header)
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i] ?? ""
       if (line.trim() === "") continue
@@ -91,5 +99,12 @@ export const readTrips = (
       else trips.push(out)
     }
   }
-  return Either.right({ trips, rowsRead, rejected })
+  return Either.right({
+    trips,
+    rowsRead,
+    rejected,
+    ...(specialFares.length > 0 ? { specialFares } : {}),
+    ...(boroughs === undefined ? {} : { boroughs }),
+    ...(zones === undefined ? {} : { zones })
+  })
 }

@@ -1,0 +1,153 @@
+/**
+ * `market fit --format ride-hail` and `market evaluate --format ride-hail`: ride-hail price
+ * records (quotes or trips) → a market of products (provider × service level), and its
+ * cross-validated coverage and pinball loss per product. Loaded only when used.
+ */
+import * as FileSystem from "@effect/platform/FileSystem"
+import { Clock, Console, Effect, Either, Option } from "effect"
+import { invalid, parseModel, renderModel } from "../ModelFile.js"
+import type { EvaluateCommandOptions, FitCommandOptions } from "./CommandHandlers.js"
+import { progressTo, readText } from "./CommandHandlers.js"
+import { DEFAULT_HOLDOUT } from "./Fit.js"
+import { crossValidate, renderRideHailEvaluation, rideHailMisses, scoreAsShipped } from "./RideHailEvaluation.js"
+import { fitRideHailMarket } from "./RideHailFit.js"
+import type { RideHailFitOptions } from "./RideHailFit.js"
+import { productReliabilitySvg } from "./Plot.js"
+import { parseZoneCentroids } from "./sources/NycTlc.js"
+import { parsePlaces, parseProducts, productTable, readHvfhv, readQuotes } from "./sources/RideHailQuotes.js"
+import { TripRecordsInvalid } from "./sources/TripRecords.js"
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/
+
+/** `FROM..TO` → local dates, or a message. */
+export const parsePeriod = (text: string): Either.Either<{ from: string; to: string }, TripRecordsInvalid> => {
+  const [from = "", to = ""] = text.split("..").map((s) => s.trim())
+  return DATE.test(from) && DATE.test(to) && from <= to
+    ? Either.right({ from, to })
+    : Either.left(new TripRecordsInvalid({ path: "--period", message: `--period must be FROM..TO (YYYY-MM-DD..YYYY-MM-DD), got "${text}"` }))
+}
+
+const readQuoteTable = (
+  o: Pick<FitCommandOptions, "format" | "inputs" | "places" | "products" | "zones">,
+  salt: string,
+  progress: (line: string) => Effect.Effect<void>
+) =>
+  Effect.gen(function*() {
+    const { inputs, places: placesPath, products: productsPath } = o
+    if (inputs.length === 0) return yield* new TripRecordsInvalid({ path: "", message: "give at least one --input file" })
+    if (o.format === "nyc-hvfhv") {
+      const zones = Option.isSome(o.zones) ? parseZoneCentroids(yield* readText(o.zones.value)) : undefined
+      const files = yield* Effect.forEach(inputs, (path) =>
+        Effect.tap(Effect.map(readText(path), (text) => ({ path, text })), () => progress(`read ${path}`)))
+      const table = yield* readHvfhv(files, salt, zones)
+      yield* progress(`${table.rowsRead} rows, ${table.quotes.length} usable trips`)
+      return table
+    }
+    const places = Option.isSome(placesPath) ? yield* parsePlaces(placesPath.value, yield* readText(placesPath.value)) : undefined
+    const extra = Option.isSome(productsPath) ? yield* parseProducts(productsPath.value, yield* readText(productsPath.value)) : []
+    const files = yield* Effect.forEach(inputs, (path) =>
+      Effect.tap(Effect.map(readText(path), (text) => ({ path, text })), () => progress(`read ${path}`)))
+    const table = yield* readQuotes(files, salt, places, productTable(extra))
+    yield* progress(`${table.rowsRead} rows, ${table.quotes.length} usable prices`)
+    return table
+  })
+
+export const runRideHailFit = (o: FitCommandOptions) =>
+  Effect.gen(function*() {
+    const started = yield* Clock.currentTimeMillis
+    const fs = yield* FileSystem.FileSystem
+    const progress = progressTo(o.quiet)
+    if (Option.isNone(o.timeZone)) {
+      return yield* new TripRecordsInvalid({ path: "--time-zone", message: "--format ride-hail needs --time-zone (the IANA zone of the market)" })
+    }
+    const period = Option.isSome(o.period) ? yield* parsePeriod(o.period.value) : undefined
+    const table = yield* readQuoteTable(o, DEFAULT_HOLDOUT.salt, progress)
+    yield* progress("fitting: detour factor, base fare and spread per product")
+    const model = yield* fitRideHailMarket(table, {
+      id: Option.getOrElse(o.id, () => "ride-hail"),
+      name: Option.getOrElse(o.name, () => "Ride-hail market"),
+      timeZone: o.timeZone.value,
+      currency: o.currency,
+      source: o.format,
+      ...(Option.isSome(o.joins) ? { joins: o.joins.value } : {}),
+      inputs: o.inputs,
+      holdoutFraction: o.holdout,
+      salt: DEFAULT_HOLDOUT.salt,
+      recordKind: o.format === "nyc-hvfhv" ? "trips" : o.records,
+      ...(period === undefined ? {} : { period })
+    })
+    const text = renderModel(model)
+    yield* parseModel(o.out, text)
+    yield* fs.writeFileString(o.out, text).pipe(Effect.mapError((e) => invalid(o.out, `cannot write (${e.message})`)))
+    const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000
+    const p = model.provenance
+    const products = model.providers.map((x) => `${x.provider}/${x.serviceLevel} (${x.product ?? ""})`)
+    if (o.json) {
+      return yield* Console.log(JSON.stringify({
+        market: model.id,
+        out: o.out,
+        rowsRead: p.rowsRead,
+        rowsKept: p.rowsKept,
+        trainingRows: p.trainingRows,
+        heldOutRows: p.heldOutRows,
+        rejected: p.rejected,
+        providers: model.providers,
+        seconds
+      }))
+    }
+    yield* Console.log([
+      `market ${model.id} (${model.name}) written to ${o.out}`,
+      `rows read ${p.rowsRead}, kept ${p.rowsKept} (training ${p.trainingRows}, held out ${p.heldOutRows})`,
+      `rejected: ${Object.entries(p.rejected).map(([k, v]) => `${k} ${v}`).join(", ") || "none"}`,
+      `products: ${products.join(", ")}`,
+      `records: ${p.trainingSpan.from} – ${p.trainingSpan.to}; detour factor ${model.routeProfile.detourFactor}`,
+      `fitted in ${seconds.toFixed(1)} s`
+    ].join("\n"))
+  })
+
+/** The fit options a model was made with (refitted per fold). */
+export const rideHailOptionsOf = (model: import("../ModelFile.js").MarketModel): RideHailFitOptions => ({
+  id: model.id,
+  name: model.name,
+  timeZone: model.timeZone,
+  currency: model.currency,
+  source: model.provenance.source,
+  inputs: model.provenance.inputs,
+  holdoutFraction: 0,
+  salt: model.provenance.holdout.salt,
+  recordKind: model.providers[0]?.records?.kind ?? "quotes",
+  period: model.provenance.trainingSpan,
+  ...(model.joins === undefined ? {} : { joins: model.joins }),
+  buckets: model.buckets,
+  levels: model.quantileLevels
+})
+
+export const runRideHailEvaluate = (o: EvaluateCommandOptions) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const progress = progressTo(o.quiet)
+    const text = yield* fs.readFileString(o.model).pipe(Effect.mapError((e) => invalid(o.model, `cannot read (${e.message})`)))
+    const model = yield* parseModel(o.model, text)
+    if (!(o.folds >= 2 && o.folds <= 20)) {
+      return yield* new TripRecordsInvalid({ path: "--folds", message: "--folds must be between 2 and 20" })
+    }
+    const table = yield* readQuoteTable(o, model.provenance.holdout.salt, progress)
+    yield* progress(o.asShipped ? "scoring the model as it is on every row" : `cross-validating over ${o.folds} random folds`)
+    const evaluation = o.asShipped ? scoreAsShipped(model, table) : yield* crossValidate(table, rideHailOptionsOf(model), o.folds)
+    if (Option.isSome(o.plot)) {
+      yield* fs.writeFileString(o.plot.value, productReliabilitySvg(evaluation)).pipe(
+        Effect.mapError((e) => invalid(o.plot.pipe(Option.getOrElse(() => "")), `cannot write the plot (${e.message})`))
+      )
+      yield* progress(`reliability plot written to ${o.plot.value}`)
+    }
+    const misses = evaluation.products.flatMap((p) =>
+      rideHailMisses(p).map((m) => `${p.provider}/${p.serviceLevel} ${p.route === "resolved" ? "inferred" : "supplied"}: ${m}`))
+    if (o.json) return yield* Console.log(JSON.stringify({ randomSplit: evaluation, targetMisses: misses }, null, 2))
+    yield* Console.log([
+      renderRideHailEvaluation(evaluation),
+      "",
+      misses.length === 0
+        ? `targets (every product, ${o.asShipped ? "model as shipped" : `${o.folds}-fold random split`}): all met`
+        : `targets missed:\n  ${misses.join("\n  ")}`
+    ].join("\n"))
+  })

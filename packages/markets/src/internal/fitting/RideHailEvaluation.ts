@@ -1,0 +1,185 @@
+/**
+ * How well a ride-hail market prices quotes it never saw, per product (provider × service
+ * level). The records carry no usable time, so the split is random: k-fold cross-validation
+ * by the hash of each raw line (fold = hash mod 10,000 in k equal ranges; fold 0 of 5 is the
+ * fit's own 20 % hold-out). Each fold is fitted on the other folds with the same options and
+ * scored on its own rows, so every row is scored once by a model that did not see it.
+ *
+ * Per product and route source (supplied: the provider's own route distance; inferred: the
+ * distance the offline resolver infers from the coordinates): coverage of each percentile
+ * (share of real prices at or below the cent-rounded quoted percentile), mean pinball loss,
+ * and the same loss of a per-km baseline fitted per product on the same training rows (its
+ * five quantiles are those of price ÷ km).
+ */
+import { Either } from "effect"
+import { priceQuantile } from "../CalibratedMarket.js"
+import type { RouteKind } from "../CalibratedMarket.js"
+import { pinballLoss, quantilesAt } from "../Quantiles.js"
+import { EVALUATION_LEVELS } from "./Evaluation.js"
+import { MIN_RESOLVABLE_KM } from "./Fit.js"
+import type { FitFailed } from "./Fit.js"
+import { fitRideHailMarket } from "./RideHailFit.js"
+import type { RideHailFitOptions } from "./RideHailFit.js"
+import { inferRoute } from "./RouteInference.js"
+import type { MarketModel } from "../ModelFile.js"
+import type { ObservedQuote, QuoteTable } from "./sources/RideHailQuotes.js"
+
+export interface ProductEvaluation {
+  readonly provider: string
+  readonly serviceLevel: string
+  readonly product: string
+  readonly route: RouteKind
+  readonly rows: number
+  readonly coverage: Readonly<Record<string, number>>
+  readonly pinball: number
+  readonly baselinePinball: number
+  readonly improvement: number
+}
+
+export interface RideHailEvaluation {
+  readonly market: string
+  readonly folds: number
+  readonly products: ReadonlyArray<ProductEvaluation>
+}
+
+/** Coverage tolerance per route source (points) and the pinball improvement required. */
+export const RIDE_HAIL_TARGETS = { supplied: 0.05, resolved: 0.05, improvement: 0.3 } as const
+
+export const foldOf = (key: number, folds: number): number => Math.floor(((key % 10_000) * folds) / 10_000)
+
+const NOON = { hour: 12, dayType: "weekday" } as const
+
+const kmOf = (model: MarketModel, q: ObservedQuote, route: RouteKind): number | undefined => {
+  if (route === "supplied") return q.distanceKm
+  const r = inferRoute(model.routeProfile, q.pickup, q.destination, NOON.hour)
+  return r.greatCircleKm < MIN_RESOLVABLE_KM ? undefined : r.distanceKm
+}
+
+interface Tally {
+  below: Array<number>
+  loss: number
+  baseline: number
+  n: number
+}
+
+const LEVELS = EVALUATION_LEVELS.map(([, q]) => q)
+
+/** Adds the scores of `scored` on `model` (baseline per product from `training`) to the tallies. */
+const tallyModel = (
+  model: MarketModel,
+  training: ReadonlyArray<ObservedQuote>,
+  scored: ReadonlyArray<ObservedQuote>,
+  tallies: Map<string, Tally>,
+  names: Map<string, string>
+): void => {
+  const levels = LEVELS
+  const regime = model.regimes[0]
+  if (regime === undefined) return
+  model.providers.forEach((p, i) => {
+    names.set(`${p.provider}/${p.serviceLevel}`, p.product ?? "")
+    const mine = (q: ObservedQuote) => q.provider === p.provider && q.serviceLevel === p.serviceLevel
+    for (const route of ["supplied", "resolved"] as const) {
+      const perKm: Array<number> = []
+      for (const q of training) {
+        if (!mine(q)) continue
+        const km = kmOf(model, q, route)
+        if (km !== undefined) perKm.push(q.price / km)
+      }
+      const baseline = quantilesAt(perKm, levels)
+      const key = `${p.provider}/${p.serviceLevel}/${route}`
+      const tally = tallies.get(key) ?? { below: levels.map(() => 0), loss: 0, baseline: 0, n: 0 }
+      tallies.set(key, tally)
+      for (const q of scored) {
+        if (!mine(q)) continue
+        const km = kmOf(model, q, route)
+        if (km === undefined) continue
+        const at = priceQuantile(model, regime, i, route, km, 0, NOON)
+        tally.n++
+        levels.forEach((level, j) => {
+          const predicted = Math.round(at(level) * 100) / 100
+          if (q.price <= predicted) tally.below[j] = (tally.below[j] ?? 0) + 1
+          tally.loss += pinballLoss(q.price, predicted, level)
+          tally.baseline += pinballLoss(q.price, km * (baseline[j] ?? 0), level)
+        })
+      }
+    }
+  })
+}
+
+const summarise = (tallies: Map<string, Tally>, names: Map<string, string>): Array<ProductEvaluation> => {
+  const levels = LEVELS
+  return [...tallies.entries()].map(([key, t]): ProductEvaluation => {
+    const [provider = "", serviceLevel = "", route = "supplied"] = key.split("/")
+    const pinball = t.loss / (t.n * levels.length)
+    const baselinePinball = t.baseline / (t.n * levels.length)
+    return {
+      provider,
+      serviceLevel,
+      product: names.get(`${provider}/${serviceLevel}`) ?? "",
+      route: route as RouteKind,
+      rows: t.n,
+      coverage: Object.fromEntries(EVALUATION_LEVELS.map(([name], j) => [name, (t.below[j] ?? 0) / t.n])),
+      pinball,
+      baselinePinball,
+      improvement: 1 - pinball / baselinePinball
+    }
+  })
+}
+
+/** Cross-validates the ride-hail fit: k folds, each scored on a model fitted on the others. */
+export const crossValidate = (
+  table: QuoteTable,
+  options: RideHailFitOptions,
+  folds: number
+): Either.Either<RideHailEvaluation, FitFailed> => {
+  const tallies = new Map<string, Tally>()
+  const names = new Map<string, string>()
+  for (let fold = 0; fold < folds; fold++) {
+    const fitted = fitRideHailMarket(table, { ...options, train: (q) => foldOf(q.key, folds) !== fold })
+    if (Either.isLeft(fitted)) return Either.left(fitted.left)
+    const training = table.quotes.filter((q) => foldOf(q.key, folds) !== fold)
+    const scored = table.quotes.filter((q) => foldOf(q.key, folds) === fold)
+    tallyModel(fitted.right, training, scored, tallies, names)
+  }
+  return Either.right({ market: options.id, folds, products: summarise(tallies, names) })
+}
+
+/**
+ * Scores a model file as it is on every row (no refit): for records the model never saw (a
+ * later month, another sample of the same market). The per-km baseline is fitted on those same
+ * rows, which favours the baseline. `folds` is 0 in the result.
+ */
+export const scoreAsShipped = (model: MarketModel, table: QuoteTable): RideHailEvaluation => {
+  const tallies = new Map<string, Tally>()
+  const names = new Map<string, string>()
+  tallyModel(model, table.quotes, table.quotes, tallies, names)
+  return { market: model.id, folds: 0, products: summarise(tallies, names) }
+}
+
+/** The targets a product misses (empty when every one is met). */
+export const rideHailMisses = (e: ProductEvaluation): ReadonlyArray<string> => {
+  const tolerance = RIDE_HAIL_TARGETS[e.route]
+  const misses: Array<string> = []
+  for (const [name, q] of EVALUATION_LEVELS) {
+    const c = e.coverage[name] ?? Number.NaN
+    if (!(Math.abs(c - q) <= tolerance + 1e-9)) misses.push(`${name} coverage ${(c * 100).toFixed(1)} %`)
+  }
+  if (!(e.improvement >= RIDE_HAIL_TARGETS.improvement)) misses.push(`pinball only ${(e.improvement * 100).toFixed(1)} % below the baseline`)
+  return misses
+}
+
+const pct = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? "–" : `${(x * 100).toFixed(1)} %`)
+
+/** A markdown table, one line per product and route source. */
+export const renderRideHailEvaluation = (e: RideHailEvaluation): string => {
+  const head = [
+    `| market | provider/level | product | route | rows | p5 | p25 | p50 | p75 | p95 | pinball | baseline | improvement |`,
+    `|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`
+  ]
+  const lines = e.products.map((p) =>
+    `| ${e.market} | ${p.provider}/${p.serviceLevel} | ${p.product} | ${p.route === "resolved" ? "inferred" : "supplied"} | ${p.rows} | ${
+      EVALUATION_LEVELS.map(([name]) => pct(p.coverage[name])).join(" | ")
+    } | ${p.pinball.toFixed(3)} | ${p.baselinePinball.toFixed(3)} | ${pct(p.improvement)} |`
+  )
+  return [...head, ...lines].join("\n")
+}

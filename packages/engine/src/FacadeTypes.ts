@@ -133,10 +133,32 @@ export interface Quote {
   readonly currency: string
   readonly distanceKm: number
   readonly durationMinutes: number
-  /** Service level (Economy, Standard, Comfort, XL) → its points saver, balanced, priority. */
+  /** Service level (Shared, Economy, Standard, Comfort, XL, Premium, PremiumXL, Accessible) → its points saver, balanced, priority. */
   readonly recommendations: { readonly [serviceLevel: string]: ReadonlyArray<Recommendation> }
   /** `"<provider>/<serviceLevel>"` → percentiles. */
   readonly marketPrices: { readonly [providerAndLevel: string]: Percentiles }
+  /** The market that priced the quote; `sampleData` is true for the built-in sample market (invented prices). */
+  readonly market: PricingMarket
+  /** Per `marketPrices` key: the provider's product name and the records behind its prices. */
+  readonly offers: { readonly [providerAndLevel: string]: OfferSource }
+}
+
+/** The market that priced a quote. */
+export interface PricingMarket {
+  readonly id: string
+  readonly name: string
+  /** True for the built-in sample market: its providers and prices are invented, not market data. */
+  readonly sampleData: boolean
+}
+
+/** What stands behind one `marketPrices` entry. */
+export interface OfferSource {
+  /** The provider's own name for the product (UberX, Lyft XL, Yellow taxi). */
+  readonly product?: string | undefined
+  /** The completed trips or price quotes its prices were fitted on, first and last local date. */
+  readonly records?: { readonly kind: "trips" | "quotes"; readonly from: string; readonly to: string } | undefined
+  /** How the price is set where it is not a fitted distribution (e.g. a flat fare). */
+  readonly tariff?: string | undefined
 }
 
 /** Where the distance and duration priced came from. */
@@ -152,6 +174,8 @@ export interface QuotedDecision {
   readonly mode: "Realtime" | "Scheduled"
   readonly currency: string
   readonly market: string
+  /** Present (true) when the market was the built-in sample market: invented prices. */
+  readonly sampleData?: true | undefined
   readonly route: Route
   readonly behavior: string
   readonly recommendations: Quote["recommendations"]

@@ -25,6 +25,9 @@ describe("the facade's plain types", () => {
     assignable<typeof Core.Account.Encoded, Account>(true)
     assignable<typeof Core.IssuedToken.Encoded, IssuedToken>(true)
     assignable<typeof Core.QuoteResponse.Encoded, Quote>(true)
+    // Both ways: a field core adds to the answer must be added here too.
+    assignable<Quote, typeof Core.QuoteResponse.Encoded>(true)
+    assignable<AuditEntry, typeof Core.AuditEntry.Encoded>(true)
     assignable<typeof Core.AuditEntry.Encoded, AuditEntry>(true)
     // A request written against the plain type is one core's schema accepts, and the reverse.
     assignable<QuoteRequest, typeof Core.QuoteRequest.Encoded>(true)

@@ -9,7 +9,7 @@
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
-import { entriesOf } from "./undocumented.js"
+import { entriesOf, LIBRARIES } from "./undocumented.js"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 
@@ -96,7 +96,7 @@ export const compileExamples = (examples: ReadonlyArray<DocExample>): ReadonlyAr
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const packages = process.argv.slice(2)
-  const examples = docExamples(packages.length > 0 ? packages : ["core", "routes", "markets", "http", "storage-sql", "storage-sqlite", "storage-postgres"])
+  const examples = docExamples(packages.length > 0 ? packages : LIBRARIES)
   const errors = compileExamples(examples)
   for (const error of errors) console.log(error)
   console.log(`${examples.length} examples, ${errors.length} errors`)

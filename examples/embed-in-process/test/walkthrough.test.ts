@@ -11,8 +11,11 @@ describe("example: embed in process", () => {
       expect(quote.mode).toBe("Realtime")
       expect(quote.recommendations["Standard"]?.map((r) => r.label)).toEqual(["saver", "balanced", "priority"])
       expect(Object.keys(quote.marketPrices).length).toBeGreaterThan(0)
-      // The in-memory engine prices on the built-in sample market, and the quote says so.
-      expect(quote.market).toMatchObject({ id: "global-sample", sampleData: true })
+      // Times Square to JFK: the shipped New York market prices it (real records, not sample data),
+      // the yellow taxi on the JFK flat fare beside the ride-hail providers.
+      expect(quote.market).toMatchObject({ id: "nyc", sampleData: false })
+      expect(Object.keys(quote.marketPrices)).toContain("yellow-taxi/Standard")
+      expect(quote.offers["yellow-taxi/Standard"]?.tariff).toMatch(/flat fare/)
       expect(audit.map((e) => e.requestId)).toEqual([quote.requestId])
       expect(audit[0]?.decision).toMatchObject({ outcome: "quoted", market: "nyc", route: { source: "resolved" } })
     }).pipe(Effect.provide(MemoryEngineLive())))

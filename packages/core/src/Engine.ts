@@ -53,6 +53,21 @@ export interface EngineConfig {
  * the ports it needs (`EnginePorts`: storage, a MarketData, a RouteResolver, a Randomness
  * source). `@ridequote/engine` provides those in one call; building the layer fails with
  * StorageUnavailable when the access snapshot cannot read its first view.
+ *
+ * @example
+ * ```ts
+ * import { makeEngineLive, RandomnessLive, SampleMarketLive } from "@ridequote/core"
+ * import { InMemoryStorageLive, NoRouteResolver } from "@ridequote/core/testing"
+ * import { Duration, Layer } from "effect"
+ *
+ * // Your own ports: here the in-memory storage, the sample market, no route resolver (callers
+ * // send distance and duration), and core's randomness.
+ * const engine = makeEngineLive({ refreshInterval: Duration.seconds(2) }).pipe(
+ *   Layer.provideMerge(Layer.mergeAll(SampleMarketLive, NoRouteResolver)),
+ *   Layer.provideMerge(InMemoryStorageLive),
+ *   Layer.provideMerge(RandomnessLive)
+ * )
+ * ```
  */
 export const makeEngineLive = (
   config: EngineConfig = {}

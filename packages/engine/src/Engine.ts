@@ -58,7 +58,24 @@ export const RidequoteEngineLive = (
 export const MemoryEngineLive = (options: EngineOptions = {}): Layer.Layer<RidequoteEngine, EngineStartError> =>
   RidequoteEngineLive({ ...options, storage: "memory" })
 
-/** The engine on a SQLite file (needs `@ridequote/storage-sqlite` installed). */
+/**
+ * The engine on a SQLite file (needs `@ridequote/storage-sqlite` installed).
+ *
+ * @example
+ * ```ts
+ * import { Accounts } from "@ridequote/core"
+ * import { SqliteEngineLive } from "@ridequote/engine"
+ * import { Effect } from "effect"
+ *
+ * const program = Effect.gen(function*() {
+ *   const accounts = yield* Accounts
+ *   return (yield* accounts.list).length
+ * })
+ * const count: Promise<number> = Effect.runPromise(
+ *   program.pipe(Effect.provide(SqliteEngineLive({ filename: "./data/ridequote.db" })))
+ * )
+ * ```
+ */
 export const SqliteEngineLive = (
   options: EngineOptions & Omit<SqliteChoice, "sqlite"> & { readonly filename: string }
 ): Layer.Layer<RidequoteEngine, EngineStartError> => {

@@ -188,6 +188,26 @@ const isoSeconds = (seconds: number): string => new Date(seconds * 1000).toISOSt
  * Rejects with a `RidequoteError`: `result:invalid-request` for bad options, `result:unavailable`
  * when the storage cannot be reached, `result:internal` when a storage adapter is not installed
  * or a market model is invalid (the message says which).
+ *
+ * @example
+ * ```ts
+ * import { createRidequote, isRidequoteError } from "@ridequote/engine"
+ *
+ * const ridequote = await createRidequote({ storage: { sqlite: "./data/ridequote.db" } })
+ * const { apiKey, apiSecret } = await ridequote.accounts.create({ name: "Acme Rides" })
+ * const { token } = await ridequote.tokens.issue(apiKey, apiSecret)
+ * try {
+ *   const quote = await ridequote.quote({ token }, {
+ *     pickup: { latitude: 40.758, longitude: -73.9855 },
+ *     destination: { latitude: 40.6413, longitude: -73.7781 }
+ *   })
+ *   console.log(quote.market.id, quote.marketPrices["yellow-taxi/Standard"]?.p50)
+ * } catch (error) {
+ *   if (isRidequoteError(error)) console.error(error.body.code, error.body.message)
+ * } finally {
+ *   await ridequote.close()
+ * }
+ * ```
  */
 export const createRidequote = async (options: RidequoteOptions = {}): Promise<Ridequote> => {
   const decoded = decodeOptions(options)

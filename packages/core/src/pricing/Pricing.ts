@@ -87,6 +87,7 @@ const NO_SOURCE: OfferSource = {}
 
 /** The response's `market`, made once per market. */
 const pricingMarkets = new WeakMap<Market, PricingMarket>()
+/** The response's `market` for a market (id, name, whether it is sample data), made once per market and shared by its quotes. */
 export const pricingMarketOf = (market: Market): PricingMarket => {
   let named = pricingMarkets.get(market)
   if (named === undefined) {

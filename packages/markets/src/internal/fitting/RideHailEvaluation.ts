@@ -24,6 +24,10 @@ import { inferRoute } from "./RouteInference.js"
 import type { MarketModel } from "../ModelFile.js"
 import type { ObservedQuote, QuoteTable } from "./sources/RideHailQuotes.js"
 
+/**
+ * One product's cross-validated score: coverage of each percentile (share of held-out prices
+ * at or below it), its pinball loss, the per-km baseline's, and the improvement over it.
+ */
 export interface ProductEvaluation {
   readonly provider: string
   readonly serviceLevel: string
@@ -36,6 +40,7 @@ export interface ProductEvaluation {
   readonly improvement: number
 }
 
+/** A ride-hail market's k-fold evaluation: every product, each row scored by a model that never saw it. */
 export interface RideHailEvaluation {
   readonly market: string
   readonly folds: number
@@ -45,6 +50,7 @@ export interface RideHailEvaluation {
 /** Coverage tolerance per route source (points) and the pinball improvement required. */
 export const RIDE_HAIL_TARGETS = { supplied: 0.05, resolved: 0.05, improvement: 0.3 } as const
 
+/** The fold (0 … folds−1) a record falls in, from its row hash: the same record always lands in the same fold. */
 export const foldOf = (key: number, folds: number): number => Math.floor(((key % 10_000) * folds) / 10_000)
 
 const NOON = { hour: 12, dayType: "weekday" } as const

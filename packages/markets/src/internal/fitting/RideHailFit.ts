@@ -37,6 +37,10 @@ import { inferRoute } from "./RouteInference.js"
 import type { ObservedQuote, QuoteTable } from "./sources/RideHailQuotes.js"
 import { isHeldOut } from "./sources/TripRecords.js"
 
+/**
+ * What `fitRideHail` needs besides the records: the market's id, name, time zone and currency,
+ * where the records came from, the held-out share and its salt, and what the records are.
+ */
 export interface RideHailFitOptions {
   readonly id: string
   readonly name: string

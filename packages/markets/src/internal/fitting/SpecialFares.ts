@@ -16,6 +16,10 @@ import { greatCircleKm } from "@ridequote/core"
 import type { Coordinates } from "@ridequote/core"
 import { isHeldOut } from "./sources/TripRecords.js"
 
+/**
+ * A fare the tariff sets apart from the meter (e.g. NYC rate code 2, JFK–Manhattan): which
+ * records it is fitted from and between which zones it applies.
+ */
 export interface SpecialFareRule {
   readonly id: string
   readonly description: string
@@ -56,6 +60,10 @@ const WINDOW_MONTHS = 6
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits
 
+/**
+ * Fits each rule's fare per tariff period from the training trips that carry its rate code
+ * (held-out rows and rows on or after `before` are left out); undefined when no rule has records.
+ */
 export const fitSpecialFares = (
   model: MarketModel,
   trips: ReadonlyArray<SpecialFareTrip>,
@@ -128,6 +136,7 @@ export const fitSpecialFares = (
   }
 }
 
+/** How a special fare's percentiles cover the held-out trips that paid it: rows and the share at or below each percentile. */
 export interface SpecialFareEvaluation {
   readonly fare: string
   readonly rows: number
@@ -180,6 +189,7 @@ export const evaluateSpecialFares = (
 
 const pct = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? "–" : `${(x * 100).toFixed(1)}`)
 
+/** The special fares' evaluation as the Markdown table `market evaluate` prints. */
 export const renderSpecialFareEvaluation = (market: string, rows: ReadonlyArray<SpecialFareEvaluation>): string =>
   [
     "| market | special fare (held-out rows) | rows | p5 | p25 | p50 | p75 | p95 |",

@@ -16,6 +16,7 @@ import { KM_PER_MILE } from "./ObservedTrip.js"
 import { rowKey, TripRecordsInvalid } from "./TripRecords.js"
 import type { TripFile } from "./TripRecords.js"
 
+/** One ride-hail price record as read from the source: provider, product, its service level, price and route. */
 export interface ObservedQuote {
   /** Hash of the raw record; decides train/held-out splits. */
   readonly key: number
@@ -35,6 +36,7 @@ export interface ObservedQuote {
   readonly time?: { readonly from: number; readonly to: number }
 }
 
+/** The ride-hail records read from the input files, with how many rows were read and why others were skipped. */
 export interface QuoteTable {
   readonly quotes: ReadonlyArray<ObservedQuote>
   readonly rowsRead: number
@@ -97,6 +99,7 @@ export const parseProducts = (
 /** Named places: `name,latitude,longitude`. */
 export type Places = ReadonlyMap<string, Coordinates>
 
+/** Reads a places CSV (`name,latitude,longitude`, any column order); a missing column or bad coordinates fail naming the file (and the line). */
 export const parsePlaces = (path: string, text: string): Either.Either<Places, TripRecordsInvalid> => {
   const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "")
   const header = parseCsvLine(lines[0] ?? "").map((h) => h.trim().toLowerCase())

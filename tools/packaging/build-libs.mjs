@@ -14,8 +14,11 @@ import { copyFileSync, mkdirSync, readdirSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { guardEntry } from "./guarded-entry.mjs"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
+/** Libraries whose main entry checks the installed effect before it loads anything else. */
+const GUARDED = ["engine"]
 export const LIBRARIES = ["core", "routes", "markets", "http", "storage-sql", "storage-sqlite", "storage-postgres", "engine"]
 
 const tsc = createRequire(join(ROOT, "package.json")).resolve("typescript/bin/tsc")
@@ -41,4 +44,7 @@ for (const library of LIBRARIES) {
     copyFileSync(join(src, asset), join(out, asset))
   }
 }
+// The facade's package checks effect's version before Effect's modules are linked (guarded-entry.mjs).
+for (const library of GUARDED) guardEntry(join(ROOT, "packages", library, "dist"))
+
 console.log(`build-libs: ${LIBRARIES.length} libraries built to packages/*/dist`)

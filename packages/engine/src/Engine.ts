@@ -79,17 +79,21 @@ export const MemoryEngineLive = (options: EngineOptions = {}): Layer.Layer<Rideq
 export const SqliteEngineLive = (
   options: EngineOptions & Omit<SqliteChoice, "sqlite"> & { readonly filename: string }
 ): Layer.Layer<RidequoteEngine, EngineStartError> => {
-  const { auditRetentionDays, filename, jwtSecret, ...engine } = options
-  return RidequoteEngineLive({ ...engine, storage: { sqlite: filename, jwtSecret, auditRetentionDays } })
+  const { auditRetentionDays, filename, jwtSecret, keyEncryptionKey, keyEncryptionKeyFile, ...engine } = options
+  return RidequoteEngineLive({
+    ...engine,
+    storage: { sqlite: filename, jwtSecret, auditRetentionDays, keyEncryptionKey, keyEncryptionKeyFile }
+  })
 }
 
 /** The engine on a PostgreSQL database (needs `@ridequote/storage-postgres` installed). */
 export const PostgresEngineLive = (
   options: EngineOptions & Omit<PostgresChoice, "postgres"> & { readonly url: PostgresChoice["postgres"] }
 ): Layer.Layer<RidequoteEngine, EngineStartError> => {
-  const { auditRetentionDays, jwtSecret, poolSize, schema, statementTimeout, url, ...engine } = options
+  const { auditRetentionDays, jwtSecret, keyEncryptionKey, keyEncryptionKeyFile, poolSize, schema, statementTimeout, url, ...engine } =
+    options
   return RidequoteEngineLive({
     ...engine,
-    storage: { postgres: url, jwtSecret, auditRetentionDays, poolSize, schema, statementTimeout }
+    storage: { postgres: url, jwtSecret, auditRetentionDays, keyEncryptionKey, keyEncryptionKeyFile, poolSize, schema, statementTimeout }
   })
 }

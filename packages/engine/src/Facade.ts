@@ -72,6 +72,17 @@ export interface SqlStorageOptions {
   readonly jwtSecret?: string | undefined
   /** Delete audit entries older than this many days; absent keeps them. */
   readonly auditRetentionDays?: number | undefined
+  /**
+   * The key-encryption key sealing the signing keys in the database (32 random bytes in base64,
+   * from your secret store). Without it, the key is kept in `keyEncryptionKeyFile`.
+   */
+  readonly keyEncryptionKey?: string | undefined
+  /**
+   * Where the key-encryption key is kept when `keyEncryptionKey` is not given, created on first
+   * use (owner-only): default `key-encryption-key` beside the SQLite file, `./data/…` for
+   * PostgreSQL. Back it up apart from the database: a copy of the database alone mints nothing.
+   */
+  readonly keyEncryptionKeyFile?: string | undefined
 }
 
 /**

@@ -12,6 +12,7 @@ import { AuditLog, AuditRecord, resultCode, trustedDecoder, trustedEncoder } fro
 import type { StorageUnavailable } from "@ridequote/core"
 import type { Randomness } from "@ridequote/core"
 import type { Duration } from "effect"
+import { dirname, join } from "node:path"
 import { Effect, Layer, Redacted, Schema } from "effect"
 
 /** Options every SQL storage shares. */
@@ -23,6 +24,19 @@ export interface SqlStorageChoice {
   readonly jwtSecret?: string | Redacted.Redacted<string> | undefined
   /** Delete audit entries older than this many days (hourly, in small batches); absent keeps them. */
   readonly auditRetentionDays?: number | undefined
+  /**
+   * The key-encryption key (KEK) that seals the signing keys in the database: 32 random bytes in
+   * base64, from your secret store. Without it the KEK is kept in `keyEncryptionKeyFile`. Not
+   * used with `jwtSecret` (no key is then stored).
+   */
+  readonly keyEncryptionKey?: string | Redacted.Redacted<string> | undefined
+  /**
+   * The file holding the KEK when `keyEncryptionKey` is not given, created on first use with
+   * owner-only permissions (0600): by default `key-encryption-key` beside the SQLite file, or
+   * `./data/key-encryption-key` for PostgreSQL. Back it up apart from the database: a copy of the
+   * database alone holds only sealed keys (docs/security.md, "Signing keys at rest").
+   */
+  readonly keyEncryptionKeyFile?: string | undefined
 }
 
 /** A SQLite file (created, with its folder, when missing; migrated on start). */
@@ -57,7 +71,14 @@ export class StorageAdapterMissing extends Schema.TaggedError<StorageAdapterMiss
 }) {}
 
 /** What a storage layer may fail with when it is built. */
-export type StorageStartError = StorageUnavailable | StorageAdapterMissing
+/** Why a storage could not start: unreachable, its adapter not installed, or its key-encryption key unusable. */
+export type StorageStartError = StorageUnavailable | StorageAdapterMissing | KeyEncryptionKeyRefused
+
+/** The key-encryption key given, or the file holding it, cannot be used (the message says why). */
+export class KeyEncryptionKeyRefused extends Schema.TaggedError<KeyEncryptionKeyRefused>()("KeyEncryptionKeyRefused", {
+  code: resultCode("result:internal"),
+  message: Schema.String
+}) {}
 
 /** Imports an adapter package; failing to (not installed, or its native module does not load) is StorageAdapterMissing. */
 export const loadAdapter = <M>(adapter: string, importer: () => Promise<M>): Effect.Effect<M, StorageAdapterMissing> =>
@@ -78,10 +99,32 @@ export const loadPostgresAdapter = loadAdapter("@ridequote/storage-postgres", ()
 const redacted = (value: string | Redacted.Redacted<string>): Redacted.Redacted<string> =>
   Redacted.isRedacted(value) ? value : Redacted.make(value)
 
-const sqlOptions = (choice: SqlStorageChoice) => ({
-  jwtSecret: choice.jwtSecret === undefined ? undefined : redacted(choice.jwtSecret),
-  auditRetentionDays: choice.auditRetentionDays
-})
+/** The functions both adapters re-export from @ridequote/storage-sql to find the KEK. */
+interface KeyEncryptionSource {
+  readonly decodeKeyEncryptionKey: (source: string) => (value: Redacted.Redacted<string>) => Effect.Effect<Redacted.Redacted<Uint8Array>, { readonly message: string }>
+  readonly keyEncryptionKeyFromFile: (path: string) => Effect.Effect<Redacted.Redacted<Uint8Array>, { readonly message: string }>
+  readonly KEY_ENCRYPTION_KEY_FILE_NAME: string
+}
+
+/**
+ * The storage options shared by both adapters. Signing keys are sealed by default, as by
+ * `ridequote serve`: under `keyEncryptionKey`, else under the KEK in `keyEncryptionKeyFile`
+ * (default: beside the SQLite file, or ./data for PostgreSQL), created on first use.
+ */
+const sqlOptions = (choice: SqlStorageChoice, adapter: KeyEncryptionSource, databaseDir: string) => {
+  const base = {
+    jwtSecret: choice.jwtSecret === undefined ? undefined : redacted(choice.jwtSecret),
+    auditRetentionDays: choice.auditRetentionDays
+  }
+  if (choice.jwtSecret !== undefined) return Effect.succeed({ ...base, keyEncryption: undefined })
+  const kek = choice.keyEncryptionKey !== undefined
+    ? adapter.decodeKeyEncryptionKey("keyEncryptionKey")(redacted(choice.keyEncryptionKey))
+    : adapter.keyEncryptionKeyFromFile(choice.keyEncryptionKeyFile ?? join(databaseDir, adapter.KEY_ENCRYPTION_KEY_FILE_NAME))
+  return kek.pipe(
+    Effect.map((current) => ({ ...base, keyEncryption: { current, previous: [] } })),
+    Effect.mapError((e) => new KeyEncryptionKeyRefused({ message: e.message }))
+  )
+}
 
 /**
  * Every storage port in this process's memory (core's in-memory adapters); nothing survives the
@@ -123,18 +166,25 @@ export const StorageLive = (choice: StorageChoice): Layer.Layer<StoragePorts, St
   if (choice === "memory") return MemoryStorageLive
   if ("sqlite" in choice) {
     return Layer.unwrapEffect(
-      Effect.map(loadSqliteAdapter, (m) => m.SqliteStorageLive({ ...sqlOptions(choice), filename: choice.sqlite }))
+      Effect.gen(function*() {
+        const m = yield* loadSqliteAdapter
+        const options = yield* sqlOptions(choice, m, dirname(choice.sqlite))
+        return m.SqliteStorageLive({ ...options, filename: choice.sqlite })
+      })
     )
   }
   return Layer.unwrapEffect(
-    Effect.map(loadPostgresAdapter, (m) =>
-      m.PostgresStorageLive({
-        ...sqlOptions(choice),
+    Effect.gen(function*() {
+      const m = yield* loadPostgresAdapter
+      const options = yield* sqlOptions(choice, m, "data")
+      return m.PostgresStorageLive({
+        ...options,
         url: redacted(choice.postgres),
         poolSize: choice.poolSize,
         schema: choice.schema,
         statementTimeout: choice.statementTimeout
-      }))
+      })
+    })
   )
 }
 

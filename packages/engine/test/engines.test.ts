@@ -9,7 +9,7 @@ import { Accounts, AuditLog, Quotes, RandomnessSeeded, RequestId, Tokens } from 
 import type { RidequoteEngine } from "@ridequote/engine"
 import { facadeOn, MemoryEngineLive, SqliteEngineLive, StorageAdapterMissing } from "@ridequote/engine"
 import { DateTime, Effect, Exit, Layer, TestClock } from "effect"
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { loadAdapter } from "../src/Storage.js"
@@ -86,6 +86,45 @@ describe("SqliteEngineLive", () => {
       expect(again.caller.account.id).toBe(first.created.account.id)
       expect(again.reissued.ttlSeconds).toBe(86_400)
       expect(again.page.entries.map((e) => e.requestId)).toEqual([first.quote.requestId])
+    }).pipe(Effect.scoped))
+
+  it.effect("seals the signing keys by default, under a key-encryption key in an owner-only file beside the database", () =>
+    Effect.gen(function*() {
+      const dir = mkdtempSync(join(tmpdir(), "ridequote-kek-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+      const filename = join(dir, "ridequote.db")
+      const first = yield* Effect.provide(walkthrough, SqliteEngineLive({ filename }))
+      const keyFile = join(dir, "key-encryption-key")
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600)
+      const kek = readFileSync(keyFile, "utf8").trim()
+
+      // The database alone does not open: under another KEK the stored key cannot be unsealed.
+      const otherKek = Buffer.alloc(32, 7).toString("base64")
+      const refused = yield* Effect.exit(
+        Effect.provide(Tokens, SqliteEngineLive({ filename, keyEncryptionKey: otherKek }))
+      )
+      expect(Exit.isFailure(refused)).toBe(true)
+
+      // Given the file's KEK from a secret store instead, it opens and the token still verifies.
+      const caller = yield* Effect.provide(
+        Effect.flatMap(Tokens, (tokens) => tokens.verify(first.issued.token)),
+        SqliteEngineLive({ filename, keyEncryptionKey: kek, keyEncryptionKeyFile: join(dir, "unused") })
+      )
+      expect(caller.account.id).toBe(first.created.account.id)
+      expect(readdirSync(dir)).not.toContain("unused")
+    }).pipe(Effect.scoped))
+
+  it.effect("refuses a key-encryption key file that others may read", () =>
+    Effect.gen(function*() {
+      const dir = mkdtempSync(join(tmpdir(), "ridequote-kek-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+      const keyFile = join(dir, "kek")
+      writeFileSync(keyFile, Buffer.alloc(32, 1).toString("base64"), { mode: 0o644 })
+      const exit = yield* Effect.exit(
+        Effect.provide(Tokens, SqliteEngineLive({ filename: join(dir, "r.db"), keyEncryptionKeyFile: keyFile }))
+      )
+      expect(exit).toMatchObject({ _tag: "Failure" })
+      expect(String(Exit.isFailure(exit) ? exit.cause : "")).toMatch(/may be read by others/)
     }).pipe(Effect.scoped))
 
   it.effect("the facade on SQLite: the same walkthrough through createRidequote's storage option", () =>

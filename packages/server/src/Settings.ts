@@ -9,6 +9,7 @@ import * as Options from "@effect/cli/Options"
 import * as ValidationError from "@effect/cli/ValidationError"
 import { Config, ConfigError, Data, Duration, Effect, Either, Option, Redacted } from "effect"
 import { DEFAULT_REFRESH_INTERVAL, MAX_STALENESS } from "@ridequote/core"
+import { decodeKeyEncryptionKey } from "@ridequote/storage-sql"
 import type { MarketsOptions } from "@ridequote/markets"
 import { parseRoutesChoice } from "@ridequote/routes"
 import type { RoutesChoice } from "@ridequote/routes"
@@ -321,7 +322,6 @@ export const jwtSecretConfig: Config.Config<Option.Option<Redacted.Redacted<stri
 export const DEFAULT_DB_POOL_SIZE = 10
 export const DEFAULT_DB_STATEMENT_TIMEOUT_SECONDS = 5
 /** Bytes of the key-encryption key (AES-256). */
-const KEK_BYTES = 32
 
 export interface StorageSettings {
   /** PostgreSQL only: connections this process may hold for queries. */
@@ -345,17 +345,8 @@ const wholeNumberIn = (variable: string, min: number, max: number) => (value: nu
     : Effect.fail(new SettingInvalid({ message: `${variable} must be a whole number in ${min}..${max}, got ${value}` }))
 
 /** 32 bytes, written as base64 or base64url (e.g. `openssl rand -base64 32`). */
-export const decodeKek = (variable: string) => (value: Redacted.Redacted<string>) => {
-  const text = Redacted.value(value).trim()
-  const bytes = /^[A-Za-z0-9+/_-]+={0,2}$/.test(text) ? Buffer.from(text, text.includes("-") || text.includes("_") ? "base64url" : "base64") : Buffer.alloc(0)
-  return bytes.length === KEK_BYTES
-    ? Effect.succeed(Redacted.make(new Uint8Array(bytes)))
-    : Effect.fail(
-      new SettingInvalid({
-        message: `${variable} must be ${KEK_BYTES} random bytes in base64 (e.g. the output of \`openssl rand -base64 32\`)`
-      })
-    )
-}
+export const decodeKek = (variable: string) => (value: Redacted.Redacted<string>) =>
+  decodeKeyEncryptionKey(variable)(value).pipe(Effect.mapError((e) => new SettingInvalid({ message: e.message })))
 
 /**
  * Read from the environment only: the key-encryption key is a secret (a flag would show in `ps`),

@@ -15,3 +15,11 @@ export type { PostgresConnection } from "./PostgresClient.js"
 export { makeFeedWakeups } from "./FeedListener.js"
 export { PostgresAccessFeedLive, PostgresStorageLive } from "./PostgresStorage.js"
 export type { PostgresStorageOptions } from "./PostgresStorage.js"
+// Where the key-encryption key sealing the signing keys comes from (one implementation, in
+// @ridequote/storage-sql): re-exported so an embedder that loads only this adapter has it.
+export {
+  decodeKeyEncryptionKey,
+  KEY_ENCRYPTION_KEY_FILE_NAME,
+  KeyEncryptionKeyInvalid,
+  keyEncryptionKeyFromFile
+} from "@ridequote/storage-sql"

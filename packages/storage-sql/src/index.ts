@@ -29,6 +29,12 @@ export {
 export type { RetentionOptions } from "./Retention.js"
 export { isSealed, KEK_BYTES, kekId, open as openStoredKey, seal as sealKey } from "./SigningKeyCipher.js"
 export type { KeyEncryption } from "./SigningKeyCipher.js"
+export {
+  decodeKeyEncryptionKey,
+  KEY_ENCRYPTION_KEY_FILE_NAME,
+  KeyEncryptionKeyInvalid,
+  keyEncryptionKeyFromFile
+} from "./KeyEncryptionKeys.js"
 export { SqlSigningKeysLive, RETIRED_KEY_GRACE_MS } from "./SigningKeys.js"
 export { SqlStorageHealthLive } from "./StorageHealth.js"
 export { SqlTokenStoreLive } from "./TokenStore.js"

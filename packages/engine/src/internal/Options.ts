@@ -5,7 +5,9 @@ const NonBlank = Schema.String.pipe(Schema.pattern(/\S/, { message: () => "expec
 
 const sqlFields = {
   jwtSecret: Schema.optional(Schema.String.pipe(Schema.minLength(32, { message: () => "expected at least 32 characters" }))),
-  auditRetentionDays: Schema.optional(Schema.Int.pipe(Schema.positive({ message: () => "expected a whole number of days ≥ 1" })))
+  auditRetentionDays: Schema.optional(Schema.Int.pipe(Schema.positive({ message: () => "expected a whole number of days ≥ 1" }))),
+  keyEncryptionKey: Schema.optional(Schema.String),
+  keyEncryptionKeyFile: Schema.optional(NonBlank)
 }
 
 const StorageOption = Schema.Union(

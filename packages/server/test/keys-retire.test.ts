@@ -64,7 +64,8 @@ const retireSuite = (name: string, database: () => Promise<{ readonly url: strin
       const verify = (t: string) => instance.use(Effect.flatMap(Tokens, (tokens) => tokens.verify(t)))
       expect(verdict(await verify(token))).toBe("ok")
 
-      const retired = await run(["keys", "retire", leaked, "--json", "--database", db.url])
+      // Options first, the kid last (after --): a kid from before the "k" prefix may begin with "-".
+      const retired = await run(["keys", "retire", "--json", "--database", db.url, "--", leaked])
       expect(retired.ok, retired.stderr).toBe(true)
       const report = JSON.parse(retired.stdout) as { retired: string; current: string }
       expect(report.retired).toBe(leaked)

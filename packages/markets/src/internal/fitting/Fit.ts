@@ -40,6 +40,7 @@ import { bucketCount, MODEL_FORMAT, MODEL_VERSION, timeBucketCount } from "../Mo
 import type { BaseFare, Buckets, MarketModel, ProviderModel, ProviderResiduals, Regime } from "../ModelFile.js"
 import { blendQuantiles, interpolateQuantile, monotone, QUANTILE_LEVELS, quantilesAt, sampleQuantile } from "../Quantiles.js"
 import { inferRoute } from "./RouteInference.js"
+import { RECALIBRATION_GRID, rereadLevels } from "./Recalibration.js"
 import { wallClock } from "../LocalClock.js"
 import { addMonths } from "./Dates.js"
 import { DEFAULT_REGIME_OPTIONS, detectRegimes, typicalFees } from "./Regimes.js"
@@ -243,8 +244,6 @@ const residualTables = (
 
 /** Pseudo-rows the published-price recalibration of a regime is shrunk toward no change with. */
 const RECALIBRATION_SHRINK = 1000
-/** The grid the in-sample coverage of the published price is measured on. */
-const RECALIBRATION_GRID: ReadonlyArray<number> = Array.from({ length: 199 }, (_, i) => (i + 1) / 200)
 
 /**
  * Quantile recalibration for the published price. A quote publishes each percentile rounded to
@@ -283,20 +282,7 @@ const recalibrate = (
   if (n === 0) return tables.map((t) => t.map((row) => [...row]))
   const coverage = Array.from(below, (b) => b / n)
   const w = n / (n + RECALIBRATION_SHRINK)
-  const reread = levels.map((q) => {
-    // The grid point where the coverage first reaches q; linear between it and the one before.
-    let g = 0
-    while (g < grid.length && (coverage[g] ?? 1) < q) g++
-    let at: number
-    if (g === 0) at = grid[0] ?? q
-    else if (g === grid.length) at = grid[grid.length - 1] ?? q
-    else {
-      const c0 = coverage[g - 1] ?? 0, c1 = coverage[g] ?? 1
-      const q0 = grid[g - 1] ?? 0, q1 = grid[g] ?? 1
-      at = c1 > c0 ? q0 + ((q - c0) / (c1 - c0)) * (q1 - q0) : q1
-    }
-    return q + w * (at - q)
-  })
+  const reread = rereadLevels(levels, coverage, w)
   return tables.map((t) =>
     t.map((row) => monotone(reread.map((q) => interpolateQuantile(levels, row, q))).map((v) => round(v, 5)))
   )

@@ -34,6 +34,7 @@ import { blendQuantiles, interpolateQuantile, monotone, QUANTILE_LEVELS, quantil
 import { FitFailed } from "./Fit.js"
 import { accumulate, normalEquations, solveNonNegative } from "./LinearModel.js"
 import { inferRoute } from "./RouteInference.js"
+import { RECALIBRATION_GRID, rereadLevels } from "./Recalibration.js"
 import type { ObservedQuote, QuoteTable } from "./sources/RideHailQuotes.js"
 import { isHeldOut } from "./sources/TripRecords.js"
 
@@ -72,7 +73,6 @@ export const RIDE_HAIL_BUCKETS: Buckets = { distanceBandsKm: [2, 4, 7], dayPartS
 export const MIN_PRODUCT_ROWS = 30
 const SHRINK_BAND = 30
 const RECALIBRATION_SHRINK = 200
-const RECALIBRATION_GRID: ReadonlyArray<number> = Array.from({ length: 199 }, (_, i) => (i + 1) / 200)
 const AREA_MARGIN_KM = 2
 /** Quotes carry no time: the hour the resolver is asked for (distance does not depend on it). */
 const NOON = { hour: 12, dayType: "weekday" } as const
@@ -155,20 +155,7 @@ const spreadTable = (
   let below = 0
   const coverage = RECALIBRATION_GRID.map((_, g) => (below += firstAbove[g] ?? 0) / Math.max(1, rows.length))
   const w = rows.length / (rows.length + RECALIBRATION_SHRINK)
-  const grid = RECALIBRATION_GRID
-  const reread = levels.map((q) => {
-    let g = 0
-    while (g < grid.length && (coverage[g] ?? 1) < q) g++
-    let at: number
-    if (g === 0) at = grid[0] ?? q
-    else if (g === grid.length) at = grid[grid.length - 1] ?? q
-    else {
-      const c0 = coverage[g - 1] ?? 0, c1 = coverage[g] ?? 1
-      const q0 = grid[g - 1] ?? 0, q1 = grid[g] ?? 1
-      at = c1 > c0 ? q0 + ((q - c0) / (c1 - c0)) * (q1 - q0) : q1
-    }
-    return q + w * (at - q)
-  })
+  const reread = rereadLevels(levels, coverage, w)
   const recalibrated = bands.map((row) => monotone(reread.map((q) => interpolateQuantile(levels, row, q))).map((v) => round(v, 5)))
   return recalibrated.flatMap((row) => Array.from({ length: nt }, () => [...row]))
 }

@@ -100,7 +100,7 @@ for (const section of chosen) {
 
 if (allTargets.length > 0) {
   console.log(
-    `## Targets (issue 7)\n\n${
+    `## Targets (issue 7: speed; issue 15: the facade)\n\n${
       table(["section", "figure", "target", "measured", ""], allTargets.map((t) => [t.section, t.what, t.target, t.value, passFail(t.pass)]))
     }\n`
   )

@@ -61,7 +61,12 @@ export interface Server {
 
 let serial = 0
 
-/** `ridequote serve` on `database`, pinned to the server core, rate limit off, port 0. */
+/**
+ * `ridequote serve` on `database`, pinned to the server core, rate limit off, port 0, and the
+ * sample market on: the bench's quote (Berlin) is priced on it, as the references (a) and (b)
+ * price theirs, so figures stay comparable across versions (serve refuses uncovered places
+ * by default since issue 17).
+ */
 export const startRidequote = async (dir: string, database: string): Promise<Server> => {
   const n = ++serial
   const out = join(dir, `serve-${n}.out.log`)
@@ -77,7 +82,9 @@ export const startRidequote = async (dir: string, database: string): Promise<Ser
       "--host",
       "127.0.0.1",
       "--rate-limit",
-      "0"
+      "0",
+      "--sample-fallback",
+      "on"
     ]),
     serverEnv,
     out,

@@ -9,7 +9,8 @@
  * - one audit row (the same table, index and JSON entry shape as ridequote's) queued and
  *   group-committed to SQLite in WAL mode with synchronous=FULL; the flush runs on
  *   setImmediate and each reply goes out only after its row's transaction committed;
- * - JSON.stringify of the response.
+ * - JSON.stringify of the response, with what priced it (issue 17's `market` and, per
+ *   provider/level key, its `offers` entry), as ridequote answers on its sample market.
  * Env: BENCH_REF_JWT_SECRET, BENCH_REF_ACCOUNT (account id), BENCH_REF_DB (SQLite file).
  */
 import { createHash, createHmac, createSecretKey, randomUUID, timingSafeEqual } from "node:crypto"
@@ -192,8 +193,14 @@ const price = (request: QuoteRequest, departMs: number) => {
       { price: priority / 100, label: "priority" }
     ]
   }
-  return { distanceKm, durationMinutes, recommendations, marketPrices }
+  // What priced the quote: built per quote, as ridequote names each key's source.
+  const offers: Record<string, Record<string, never>> = {}
+  for (const key of Object.keys(marketPrices)) offers[key] = {}
+  return { distanceKm, durationMinutes, recommendations, marketPrices, offers }
 }
+
+/** The `market` of every answer (ridequote's sample market's, byte for byte). */
+const MARKET = { id: "global-sample", name: "Global sample market (sample data)", sampleData: true } as const
 
 // ---- audit: group commit ---------------------------------------------------------------------
 
@@ -316,7 +323,9 @@ const handleQuote = (req: IncomingMessage, res: ServerResponse, requestId: strin
         distanceKm: priced.distanceKm,
         durationMinutes: priced.durationMinutes,
         recommendations: priced.recommendations,
-        marketPrices: priced.marketPrices
+        marketPrices: priced.marketPrices,
+        market: MARKET,
+        offers: priced.offers
       }))
   })
 }

@@ -106,6 +106,7 @@ const quotePlain = (): QuoteResponse => {
       mode,
       currency: priced.currency,
       market: sampleMarket.id,
+      ...(priced.market.sampleData ? { sampleData: true as const } : {}),
       route: { source: "supplied", distanceKm, durationMinutes },
       behavior: priced.behavior,
       recommendations: priced.recommendations,

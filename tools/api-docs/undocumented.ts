@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
+import { LIBRARIES } from "../packaging/libraries.mjs"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 
@@ -76,18 +77,11 @@ export const exportedSymbols = (packages: ReadonlyArray<string>): ReadonlyArray<
   return found
 }
 
-export const LIBRARIES = ["core", "routes", "markets", "http", "storage-sql", "storage-sqlite", "storage-postgres", "engine"]
+export { LIBRARIES }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const wanted = process.argv.slice(2)
-  const symbols = exportedSymbols(wanted.length > 0 ? wanted : LIBRARIES.filter((p) => {
-    try {
-      readFileSync(join(ROOT, "packages", p, "package.json"))
-      return true
-    } catch {
-      return false
-    }
-  }))
+  const symbols = exportedSymbols(wanted.length > 0 ? wanted : LIBRARIES)
   const missing = symbols.filter((s) => !s.documented)
   const seen = new Set<string>()
   for (const s of missing) {

@@ -23,17 +23,10 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { LIBRARIES } from "../packaging/libraries.mjs"
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const ROOT = resolve(HERE, "..", "..")
-const LIBRARIES = ["core", "routes", "markets", "http", "storage-sql", "storage-sqlite", "storage-postgres", "engine"]
-  .filter((library) => {
-    try {
-      return JSON.parse(readFileSync(join(ROOT, "packages", library, "package.json"), "utf8")).private !== true
-    } catch {
-      return false
-    }
-  })
 
 const run = (command, args, options = {}) => {
   const started = Date.now()

@@ -10,16 +10,16 @@
  * packed tarball takes `publishConfig.exports`, which points at dist/.
  */
 import { spawnSync } from "node:child_process"
-import { copyFileSync, mkdirSync, readdirSync } from "node:fs"
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { guardEntry } from "./guarded-entry.mjs"
+import { LIBRARIES } from "./libraries.mjs"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 /** Libraries whose main entry checks the installed effect before it loads anything else. */
 const GUARDED = ["engine"]
-export const LIBRARIES = ["core", "routes", "markets", "http", "storage-sql", "storage-sqlite", "storage-postgres", "engine"]
 
 const tsc = createRequire(join(ROOT, "package.json")).resolve("typescript/bin/tsc")
 const built = spawnSync(process.execPath, [tsc, "-b", join(ROOT, "packages", "tsconfig.build.json")], {
@@ -37,8 +37,10 @@ const assets = (dir, base = dir) =>
 
 for (const library of LIBRARIES) {
   const src = join(ROOT, "packages", library, "src")
-  // storage-sql and storage-postgres compile src/ and testing/ under dist/src and dist/testing.
-  const out = join(ROOT, "packages", library, "dist", ...(["storage-sql", "storage-postgres"].includes(library) ? ["src"] : []))
+  // A package that compiles src/ and testing/ (its rootDir is the package) has them under
+  // dist/src and dist/testing; the others compile src/ alone straight into dist/.
+  const dist = join(ROOT, "packages", library, "dist")
+  const out = existsSync(join(dist, "src")) ? join(dist, "src") : dist
   for (const asset of assets(src)) {
     mkdirSync(dirname(join(out, asset)), { recursive: true })
     copyFileSync(join(src, asset), join(out, asset))

@@ -13,16 +13,22 @@ import effectPackage from "effect/package.json" with { type: "json" }
 /** The range of `effect` versions ridequote supports (the packages' peer range). */
 export const SUPPORTED_EFFECT_RANGE = "^3.22.2"
 
-const MINIMUM: readonly [number, number, number] = [3, 22, 2]
+const versionParts = (version: string): readonly [number, number, number] | undefined => {
+  const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version)
+  return match === null ? undefined : [Number(match[1]), Number(match[2]), Number(match[3])]
+}
+
+// The range is the one statement of the minimum: ^3.22.2 reads as major 3, at least 3.22.2.
+const MINIMUM = versionParts(SUPPORTED_EFFECT_RANGE.slice(1)) ?? [3, 0, 0]
 
 /**
- * Whether an `effect` version is inside {@link SUPPORTED_EFFECT_RANGE}: major 3, and at least
- * 3.22.2. Pre-release tags are compared by their numeric part only.
+ * Whether an `effect` version is inside {@link SUPPORTED_EFFECT_RANGE}: the same major, and at
+ * least the range's minimum. Pre-release tags are compared by their numeric part only.
  */
 export const isSupportedEffectVersion = (version: string): boolean => {
-  const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version)
-  if (match === null) return false
-  const [major, minor, patch] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  const parts = versionParts(version)
+  if (parts === undefined) return false
+  const [major, minor, patch] = parts
   if (major !== MINIMUM[0]) return false
   if (minor !== MINIMUM[1]) return minor > MINIMUM[1]
   return patch >= MINIMUM[2]
@@ -34,8 +40,8 @@ export class UnsupportedEffectVersion extends Error {
   declare readonly found: string
   constructor(found: string) {
     super(
-      `ridequote needs effect ${SUPPORTED_EFFECT_RANGE} (3.x from 3.22.2), but effect ${found} is installed: ` +
-        `install a 3.x release, e.g. npm install effect@^3.22.2`
+      `ridequote needs effect ${SUPPORTED_EFFECT_RANGE} (${MINIMUM[0]}.x from ${SUPPORTED_EFFECT_RANGE.slice(1)}), but effect ${found} is installed: ` +
+        `install a ${MINIMUM[0]}.x release, e.g. npm install effect@${SUPPORTED_EFFECT_RANGE}`
     )
     // Not enumerable, and a stack that is the message alone: uncaught, it prints as one line.
     Object.defineProperty(this, "found", { value: found, enumerable: false })

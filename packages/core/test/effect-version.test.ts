@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
+import { LIBRARIES } from "../../../tools/packaging/libraries.mjs"
 import { isSupportedEffectVersion, SUPPORTED_EFFECT_RANGE, UnsupportedEffectVersion } from "../src/EffectVersion.js"
 
 describe("the supported effect range", () => {
@@ -14,9 +17,13 @@ describe("the supported effect range", () => {
     }
   })
 
-  it("the installed effect is supported, or core would not have loaded", async () => {
-    const { default: effectPackage } = await import("effect/package.json", { with: { type: "json" } })
-    expect(isSupportedEffectVersion(effectPackage.version)).toBe(true)
+  it("is the peer range every library declares, so the check and the package manager agree", () => {
+    for (const library of LIBRARIES) {
+      const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", library, "package.json"), "utf8")) as {
+        readonly peerDependencies?: Record<string, string>
+      }
+      expect(manifest.peerDependencies?.["effect"], library).toBe(SUPPORTED_EFFECT_RANGE)
+    }
   })
 
   it("refuses in one line that names both versions and the fix", () => {

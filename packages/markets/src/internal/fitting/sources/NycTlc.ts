@@ -185,28 +185,9 @@ export const nycTlcRows = (
     const pickup = point(f, c.puZone, c.puLon, c.puLat)
     const destination = point(f, c.doZone, c.doLon, c.doLat)
     if (pickup === undefined || destination === undefined) return byZone ? "zone-without-centroid" : "coordinates-missing"
-    if (rateCode !== 1) {
-      onSpecial?.({
-        key,
-        rateCode,
-        pickupZone: numberAt(f, c.puZone),
-        dropoffZone: numberAt(f, c.doZone),
-        price: Math.round(price * 100) / 100,
-        fees,
-        distanceKm,
-        durationMinutes,
-        localDate: isoDate(start.year, start.month, start.day),
-        hour: start.hour,
-        minute: start.minute,
-        dayOfWeek: dayOfWeekOf(start.year, start.month, start.day),
-        pickup,
-        destination
-      })
-      return "rate-code-not-metered"
-    }
-    return {
+    // What a metered trip and a special-fare trip both record.
+    const observed = {
       key,
-      provider,
       price: Math.round(price * 100) / 100,
       fees,
       distanceKm,
@@ -218,6 +199,11 @@ export const nycTlcRows = (
       pickup,
       destination
     }
+    if (rateCode !== 1) {
+      onSpecial?.({ ...observed, rateCode, pickupZone: numberAt(f, c.puZone), dropoffZone: numberAt(f, c.doZone) })
+      return "rate-code-not-metered"
+    }
+    return { ...observed, provider }
   }
   // A special-fare row is "not metered" for the meter's fit whatever else is wrong with it:
   // the meter's filter counts stay what they were before special fares were read.

@@ -109,6 +109,11 @@ export const make = (options: LibsqlClientOptions): Effect.Effect<Client.SqlClie
       acquirer,
       compiler: Statement.makeCompilerSqlite(),
       transactionAcquirer,
+      // IMMEDIATE takes the write lock at BEGIN, waiting for it under busy_timeout. A deferred
+      // BEGIN reads a snapshot first; if another process commits before this transaction
+      // writes, SQLite refuses the upgrade at once ("database is locked"), with no wait. Two
+      // `serve` processes started together on one file failed so (test/transactions.test.ts).
+      beginTransaction: "BEGIN IMMEDIATE",
       spanAttributes: [["db.system.name", "sqlite"]]
     })
   })

@@ -2,6 +2,7 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { DateTime, Effect, Either, Layer } from "effect"
 import { MarketData, SAMPLE_MARKET_ID } from "@ridequote/core"
+import type { Coordinates, Market, Trip } from "@ridequote/core"
 import { calibratedMarket, joinMarkets, MarketsLive, parseModel, SHIPPED_MARKETS_DIR } from "@ridequote/markets"
 import { readFileSync } from "node:fs"
 
@@ -12,6 +13,21 @@ const TIMES_SQUARE = { latitude: 40.758, longitude: -73.9855 }
 const JFK = { latitude: 40.6413, longitude: -73.7781 }
 const CHICAGO_LOOP = { latitude: 41.8781, longitude: -87.6298 }
 const PARIS = { latitude: 48.8566, longitude: 2.3522 }
+
+/** A 27 km, 45 min realtime trip from Times Square on its own route, starting at `iso`: the airport trips below. */
+const fromTimesSquare = (market: Market, destination: Coordinates, iso: string): Trip => {
+  const at = DateTime.unsafeMake(iso)
+  return {
+    pickup: TIMES_SQUARE,
+    destination,
+    distanceKm: 27,
+    durationMinutes: 45,
+    mode: "Realtime",
+    routeSource: "supplied",
+    localTime: market.localTime(at, TIMES_SQUARE),
+    departAt: at
+  }
+}
 
 describe("market selection by pickup", () => {
   layer(MarketsLive({ dir: SHIPPED, fallbackToSample: true }).pipe(Layer.provide(NodeFileSystem.layer)))((it) => {
@@ -60,19 +76,7 @@ describe("market selection by pickup", () => {
     it.effect("Times Square → JFK is priced on the flat fare of the records' rate code 2, per regime, with its surcharges", () =>
       Effect.gen(function*() {
         const nyc = yield* (yield* MarketData).marketAt(TIMES_SQUARE)
-        const tripAt = (iso: string, routeSource: "supplied" | "resolved" = "supplied") => {
-          const at = DateTime.unsafeMake(iso)
-          return {
-            pickup: TIMES_SQUARE,
-            destination: JFK,
-            distanceKm: 27,
-            durationMinutes: 45,
-            mode: "Realtime" as const,
-            routeSource,
-            localTime: nyc.localTime(at, TIMES_SQUARE),
-            departAt: at
-          }
-        }
+        const tripAt = (iso: string, routeSource: "supplied" | "resolved" = "supplied") => ({ ...fromTimesSquare(nyc, JFK, iso), routeSource })
         const priced = (iso: string, routeSource?: "supplied" | "resolved") => {
           const [offer] = nyc.offers(tripAt(iso, routeSource))
           return { offer, p: [0.05, 0.25, 0.5, 0.75, 0.95].map((q) => Number(offer?.distribution.quantile(q).toFixed(2))) }
@@ -104,17 +108,7 @@ describe("market selection by pickup", () => {
     it.effect("NYC's Uber, Lyft and Via (one night of May 2020) join the yellow taxi; the flat fare is the taxi's alone", () =>
       Effect.gen(function*() {
         const nyc = yield* (yield* MarketData).marketAt(TIMES_SQUARE)
-        const at = DateTime.unsafeMake("2026-11-25T15:00:00Z")
-        const trip = {
-          pickup: TIMES_SQUARE,
-          destination: JFK,
-          distanceKm: 27,
-          durationMinutes: 45,
-          mode: "Realtime" as const,
-          routeSource: "supplied" as const,
-          localTime: nyc.localTime(at, TIMES_SQUARE),
-          departAt: at
-        }
+        const trip = fromTimesSquare(nyc, JFK, "2026-11-25T15:00:00Z")
         const offers = nyc.offers(trip)
         expect(offers.map((o) => `${o.provider}/${o.serviceLevel}=${o.source?.product}`)).toEqual([
           "yellow-taxi/Standard=Yellow taxi",
@@ -136,17 +130,7 @@ describe("market selection by pickup", () => {
       Effect.gen(function*() {
         const nyc = yield* (yield* MarketData).marketAt(TIMES_SQUARE)
         const EWR = { latitude: 40.6895, longitude: -74.1745 }
-        const at = DateTime.unsafeMake("2026-11-25T15:00:00Z")
-        const trip = {
-          pickup: TIMES_SQUARE,
-          destination: EWR,
-          distanceKm: 27,
-          durationMinutes: 45,
-          mode: "Realtime" as const,
-          routeSource: "supplied" as const,
-          localTime: nyc.localTime(at, TIMES_SQUARE),
-          departAt: at
-        }
+        const trip = fromTimesSquare(nyc, EWR, "2026-11-25T15:00:00Z")
         const [newark] = nyc.offers(trip)
         expect(newark?.source?.tariff).toMatch(/Newark/)
         // The same trip on the meter alone (a point near but outside the Newark zone is not EWR).

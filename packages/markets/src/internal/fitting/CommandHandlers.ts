@@ -74,6 +74,64 @@ const readTable = (
     return table
   })
 
+/**
+ * Writes a fitted model to `out`, round-tripped through the decoder first: never ship a file
+ * MarketsLive would refuse. Every fit command ends this way, whatever its records.
+ */
+export const writeModel = (out: string, model: MarketModel) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const text = renderModel(model)
+    yield* parseModel(out, text)
+    yield* fs.writeFileString(out, text).pipe(Effect.mapError((e) => invalid(out, `cannot write (${e.message})`)))
+  })
+
+/** The JSON fit report's opening fields, the same for every format: the market, its file and what was read. */
+export const fitReportFields = (model: MarketModel, out: string) => {
+  const p = model.provenance
+  return {
+    market: model.id,
+    out,
+    rowsRead: p.rowsRead,
+    rowsKept: p.rowsKept,
+    trainingRows: p.trainingRows,
+    heldOutRows: p.heldOutRows,
+    rejected: p.rejected
+  }
+}
+
+/** The text fit report's first two lines, the same for every format. */
+export const fitReportHead = (model: MarketModel, out: string): ReadonlyArray<string> => {
+  const p = model.provenance
+  return [
+    `market ${model.id} (${model.name}) written to ${out}`,
+    `rows read ${p.rowsRead}, kept ${p.rowsKept} (training ${p.trainingRows}, held out ${p.heldOutRows})`
+  ]
+}
+
+/** The model file `--model` names, read and decoded: what both evaluate commands start from. */
+export const readModel = (path: string) =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) =>
+    fs.readFileString(path).pipe(
+      Effect.mapError((e) => invalid(path, `cannot read (${e.message})`)),
+      Effect.flatMap((text) => parseModel(path, text))
+    ))
+
+/** Writes the reliability plot where `--plot` names a file; the SVG is drawn only then. */
+export const writePlot = (
+  plot: Option.Option<string>,
+  svg: () => string,
+  progress: (line: string) => Effect.Effect<void>
+) =>
+  Effect.gen(function*() {
+    if (Option.isNone(plot)) return
+    const fs = yield* FileSystem.FileSystem
+    yield* fs.writeFileString(plot.value, svg()).pipe(
+      Effect.mapError((e) => invalid(plot.value, `cannot write the plot (${e.message})`))
+    )
+    yield* progress(`reliability plot written to ${plot.value}`)
+  })
+
 const describeRejections = (table: TripTable): string =>
   Object.entries(table.rejected)
     .sort((a, b) => b[1] - a[1])
@@ -111,7 +169,6 @@ export const runFit = (o: FitCommandOptions) =>
 const runTripFit = (o: FitCommandOptions, format: SourceFormat) =>
   Effect.gen(function*() {
     const started = yield* Clock.currentTimeMillis
-    const fs = yield* FileSystem.FileSystem
     const progress = progressTo(o.quiet)
     const defaults = FORMAT_DEFAULTS[format]
     const table = yield* readTable(o.inputs, format, o.zones, DEFAULT_HOLDOUT.salt, progress)
@@ -132,21 +189,11 @@ const runTripFit = (o: FitCommandOptions, format: SourceFormat) =>
         onSome: (provider) => ({ pooled: { provider, product: Option.getOrElse(o.product, () => provider) } })
       })
     })
-    const text = renderModel(model)
-    // Round-trip through the decoder before writing: never ship a file MarketsLive would refuse.
-    yield* parseModel(o.out, text)
-    yield* fs.writeFileString(o.out, text).pipe(Effect.mapError((e) => invalid(o.out, `cannot write (${e.message})`)))
+    yield* writeModel(o.out, model)
     const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000
-    const p = model.provenance
     if (o.json) {
       return yield* Console.log(JSON.stringify({
-        market: model.id,
-        out: o.out,
-        rowsRead: p.rowsRead,
-        rowsKept: p.rowsKept,
-        trainingRows: p.trainingRows,
-        heldOutRows: p.heldOutRows,
-        rejected: p.rejected,
+        ...fitReportFields(model, o.out),
         providers: model.providers.map((x) => x.provider),
         regimes: model.regimes.map((r) => ({ effectiveFrom: r.effectiveFrom, detectedBy: r.detectedBy, fees: r.fees, trainingRows: r.trainingRows })),
         seconds
@@ -154,8 +201,7 @@ const runTripFit = (o: FitCommandOptions, format: SourceFormat) =>
     }
     yield* Console.log(
       [
-        `market ${model.id} (${model.name}) written to ${o.out}`,
-        `rows read ${p.rowsRead}, kept ${p.rowsKept} (training ${p.trainingRows}, held out ${p.heldOutRows})`,
+        ...fitReportHead(model, o.out),
         `rejected: ${describeRejections(table)}`,
         `providers: ${model.providers.map((x) => x.provider).join(", ")}`,
         ...model.regimes.map((r) =>
@@ -203,8 +249,11 @@ export interface EvaluateCommandOptions {
   readonly json: boolean
 }
 
-/** What the fit options of a model were (for refitting it on a forward split's training window). */
-export const fitOptionsOf = (model: MarketModel, minProviderRows: number): FitOptions => ({
+/**
+ * What every refit of a model keeps of the fit that made it, taxi or ride-hail: the market,
+ * its records and the split's salt. Nothing is held out: the evaluation chooses the rows.
+ */
+export const refitBase = (model: MarketModel) => ({
   id: model.id,
   name: model.name,
   timeZone: model.timeZone,
@@ -212,7 +261,12 @@ export const fitOptionsOf = (model: MarketModel, minProviderRows: number): FitOp
   source: model.provenance.source,
   inputs: model.provenance.inputs,
   holdoutFraction: 0,
-  salt: model.provenance.holdout.salt,
+  salt: model.provenance.holdout.salt
+})
+
+/** What the fit options of a model were (for refitting it on a forward split's training window). */
+export const fitOptionsOf = (model: MarketModel, minProviderRows: number): FitOptions => ({
+  ...refitBase(model),
   minProviderRows,
   serviceLevel: (model.providers[0]?.serviceLevel ?? "Standard") as ServiceLevel,
   // A model of one named product was fitted with every row pooled into it.
@@ -230,10 +284,8 @@ export const runEvaluate = (o: EvaluateCommandOptions) =>
 
 const runTripEvaluate = (o: EvaluateCommandOptions, format: SourceFormat) =>
   Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
     const progress = progressTo(o.quiet)
-    const text = yield* fs.readFileString(o.model).pipe(Effect.mapError((e) => invalid(o.model, `cannot read (${e.message})`)))
-    const model = yield* parseModel(o.model, text)
+    const model = yield* readModel(o.model)
     const table = yield* readTable(o.inputs, format, o.zones, model.provenance.holdout.salt, progress)
     const cuts = o.cuts.length > 0 ? o.cuts : defaultCuts(table)
     const forward: Array<Evaluation> = []
@@ -255,12 +307,7 @@ const runTripEvaluate = (o: EvaluateCommandOptions, format: SourceFormat) =>
     const random = evaluate(model, table)
     const special = evaluateSpecialFares(model, table.specialFares ?? [])
     const all = [...forward, random]
-    if (Option.isSome(o.plot)) {
-      yield* fs.writeFileString(o.plot.value, reliabilitySvg(all)).pipe(
-        Effect.mapError((e) => invalid(o.plot.pipe(Option.getOrElse(() => "")), `cannot write the plot (${e.message})`))
-      )
-      yield* progress(`reliability plot written to ${o.plot.value}`)
-    }
+    yield* writePlot(o.plot, () => reliabilitySvg(all), progress)
     const misses = forward.flatMap(targetMisses)
     if (o.json) {
       return yield* Console.log(JSON.stringify({ forward, random, specialFares: special, routeAccuracy: accuracy, targetMisses: misses }, null, 2))

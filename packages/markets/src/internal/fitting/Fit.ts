@@ -108,6 +108,24 @@ const AREA_MARGIN_KM = 2
  */
 export class FitFailed extends Schema.TaggedError<FitFailed>()("FitFailed", { message: Schema.String }) {}
 
+/**
+ * What every fitted model opens with, taxi or ride-hail: the file's format and version, the
+ * market as the options name it, and its area, the box around the training records' pickups
+ * and destinations.
+ */
+export const modelHeader = (
+  options: Pick<FitOptions, "id" | "name" | "currency" | "timeZone">,
+  training: ReadonlyArray<{ readonly pickup: Coordinates; readonly destination: Coordinates }>
+): Pick<MarketModel, "format" | "version" | "id" | "name" | "currency" | "timeZone" | "area"> => ({
+  format: MODEL_FORMAT,
+  version: MODEL_VERSION,
+  id: options.id as MarketId,
+  name: options.name,
+  currency: options.currency as Currency,
+  timeZone: options.timeZone,
+  area: boundingBox(training.flatMap((t) => [t.pickup, t.destination]), AREA_MARGIN_KM)
+})
+
 /** A provider id from a source's name: lower-case words joined by dashes. */
 export const providerSlug = (name: string): string =>
   name.toLowerCase().replace(/&/g, " and ").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64)
@@ -486,13 +504,7 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
   const dates = training.map((t) => t.localDate)
 
   const model: MarketModel = {
-    format: MODEL_FORMAT,
-    version: MODEL_VERSION,
-    id: options.id as MarketId,
-    name: options.name,
-    currency: options.currency as Currency,
-    timeZone: options.timeZone,
-    area: boundingBox(training.flatMap((t) => [t.pickup, t.destination]), AREA_MARGIN_KM),
+    ...modelHeader(options, training),
     routeProfile,
     routing,
     buckets,

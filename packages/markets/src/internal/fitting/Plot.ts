@@ -16,23 +16,45 @@ const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replac
 
 const COLORS = { supplied: "#1f6fb4", resolved: "#d1631a" } as const
 
-const panel = (market: string, evaluations: ReadonlyArray<Evaluation>, dx: number): string => {
-  const parts: Array<string> = [`<g transform="translate(${dx},0)">`]
-  parts.push(`<text x="${M.left + PLOT_W / 2}" y="20" text-anchor="middle" font-size="14" font-weight="bold">${esc(market)}</text>`)
-  // Target bands around the diagonal: ±5 (inferred) under ±3 (supplied).
-  for (const [tol, fill] of [[0.05, "#f6e3d6"], [0.03, "#d9e6f2"]] as const) {
-    const pts = [[0, tol], [1, 1 + tol], [1, 1 - tol], [0, -tol]].map(([a, b]) =>
-      `${x(a ?? 0).toFixed(1)},${y(Math.min(1, Math.max(0, b ?? 0))).toFixed(1)}`
-    )
-    parts.push(`<polygon points="${pts.join(" ")}" fill="${fill}" stroke="none"/>`)
-  }
-  parts.push(`<rect x="${M.left}" y="${M.top}" width="${PLOT_W}" height="${PLOT_H}" fill="none" stroke="#444"/>`)
-  parts.push(`<line x1="${x(0)}" y1="${y(0)}" x2="${x(1)}" y2="${y(1)}" stroke="#888" stroke-dasharray="4 3"/>`)
+/** The shaded target band of ± `tolerance` around the diagonal, clipped to the plot. */
+const targetBand = (tolerance: number, fill: string): string => {
+  const pts = [[0, tolerance], [1, 1 + tolerance], [1, 1 - tolerance], [0, -tolerance]].map(([a, b]) =>
+    `${x(a ?? 0).toFixed(1)},${y(Math.min(1, Math.max(0, b ?? 0))).toFixed(1)}`
+  )
+  return `<polygon points="${pts.join(" ")}" fill="${fill}" stroke="none"/>`
+}
+
+/** A panel's frame, diagonal, percentile ticks on both axes and the nominal axis's label. */
+const axes = (): Array<string> => {
+  const parts = [
+    `<rect x="${M.left}" y="${M.top}" width="${PLOT_W}" height="${PLOT_H}" fill="none" stroke="#444"/>`,
+    `<line x1="${x(0)}" y1="${y(0)}" x2="${x(1)}" y2="${y(1)}" stroke="#888" stroke-dasharray="4 3"/>`
+  ]
   for (const t of [0, 0.25, 0.5, 0.75, 1]) {
     parts.push(`<text x="${x(t)}" y="${H - M.bottom + 16}" text-anchor="middle" font-size="10">${t * 100}</text>`)
     parts.push(`<text x="${M.left - 6}" y="${y(t) + 3}" text-anchor="end" font-size="10">${t * 100}</text>`)
   }
   parts.push(`<text x="${M.left + PLOT_W / 2}" y="${H - 8}" text-anchor="middle" font-size="11">nominal percentile</text>`)
+  return parts
+}
+
+/** The SVG document: panels side by side on white, the legend underneath. */
+const svgDocument = (width: number, panels: ReadonlyArray<string>, legend: ReadonlyArray<string>): string =>
+  [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${H + 44}" viewBox="0 0 ${width} ${H + 44}" font-family="sans-serif">`,
+    `<rect width="100%" height="100%" fill="white"/>`,
+    ...panels,
+    ...legend,
+    "</svg>",
+    ""
+  ].join("\n")
+
+const panel = (market: string, evaluations: ReadonlyArray<Evaluation>, dx: number): string => {
+  const parts: Array<string> = [`<g transform="translate(${dx},0)">`]
+  parts.push(`<text x="${M.left + PLOT_W / 2}" y="20" text-anchor="middle" font-size="14" font-weight="bold">${esc(market)}</text>`)
+  // Target bands around the diagonal: ±5 (inferred) under ±3 (supplied).
+  parts.push(targetBand(0.05, "#f6e3d6"), targetBand(0.03, "#d9e6f2"))
+  parts.push(...axes())
   parts.push(
     `<text transform="translate(12,${M.top + PLOT_H / 2}) rotate(-90)" text-anchor="middle" font-size="11">share of real prices at or below (%)</text>`
   )
@@ -65,14 +87,7 @@ export const reliabilitySvg = (evaluations: ReadonlyArray<Evaluation>): string =
     `<text x="280" y="${legendY + 4}" font-size="11">inferred route (target ±5 points)</text>`,
     `<text x="20" y="${legendY + 22}" font-size="11">solid: forward splits (one line per cut date); dotted: random split</text>`
   ]
-  return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${H + 44}" viewBox="0 0 ${width} ${H + 44}" font-family="sans-serif">`,
-    `<rect width="100%" height="100%" fill="white"/>`,
-    ...markets.map((m, i) => panel(m, evaluations.filter((e) => e.market === m), i * W)),
-    ...legend,
-    "</svg>",
-    ""
-  ].join("\n")
+  return svgDocument(width, markets.map((m, i) => panel(m, evaluations.filter((e) => e.market === m), i * W)), legend)
 }
 
 /** Distinct colours for the service levels of one provider's panel. */
@@ -90,16 +105,8 @@ export const productReliabilitySvg = (evaluation: RideHailEvaluation): string =>
   const panels = providers.map((provider, k) => {
     const parts: Array<string> = [`<g transform="translate(${k * W},0)">`]
     parts.push(`<text x="${M.left + PLOT_W / 2}" y="20" text-anchor="middle" font-size="14" font-weight="bold">${esc(`${evaluation.market}: ${provider}`)}</text>`)
-    const pts = [[0, 0.05], [1, 1.05], [1, 0.95], [0, -0.05]].map(([a, b]) =>
-      `${x(a ?? 0).toFixed(1)},${y(Math.min(1, Math.max(0, b ?? 0))).toFixed(1)}`)
-    parts.push(`<polygon points="${pts.join(" ")}" fill="#e8e8e8" stroke="none"/>`)
-    parts.push(`<rect x="${M.left}" y="${M.top}" width="${PLOT_W}" height="${PLOT_H}" fill="none" stroke="#444"/>`)
-    parts.push(`<line x1="${x(0)}" y1="${y(0)}" x2="${x(1)}" y2="${y(1)}" stroke="#888" stroke-dasharray="4 3"/>`)
-    for (const t of [0, 0.25, 0.5, 0.75, 1]) {
-      parts.push(`<text x="${x(t)}" y="${H - M.bottom + 16}" text-anchor="middle" font-size="10">${t * 100}</text>`)
-      parts.push(`<text x="${M.left - 6}" y="${y(t) + 3}" text-anchor="end" font-size="10">${t * 100}</text>`)
-    }
-    parts.push(`<text x="${M.left + PLOT_W / 2}" y="${H - 8}" text-anchor="middle" font-size="11">nominal percentile</text>`)
+    parts.push(targetBand(0.05, "#e8e8e8"))
+    parts.push(...axes())
     for (const p of evaluation.products.filter((e) => e.provider === provider)) {
       const color = colorOf(p.serviceLevel)
       const dash = p.route === "supplied" ? ` stroke-dasharray="2 2"` : ""
@@ -115,12 +122,5 @@ export const productReliabilitySvg = (evaluation: RideHailEvaluation): string =>
     `<line x1="${20 + i * 90}" y1="${legendY}" x2="${36 + i * 90}" y2="${legendY}" stroke="${colorOf(level)}" stroke-width="2"/><text x="${40 + i * 90}" y="${legendY + 4}" font-size="11">${esc(level)}</text>`
   )
   legend.push(`<text x="20" y="${legendY + 22}" font-size="11">solid: route inferred from the coordinates; dotted: the provider's route distance; shaded: ±5 points</text>`)
-  return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${H + 44}" viewBox="0 0 ${width} ${H + 44}" font-family="sans-serif">`,
-    `<rect width="100%" height="100%" fill="white"/>`,
-    ...panels,
-    ...legend,
-    "</svg>",
-    ""
-  ].join("\n")
+  return svgDocument(width, panels, legend)
 }

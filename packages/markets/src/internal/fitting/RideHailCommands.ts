@@ -3,11 +3,9 @@
  * records (quotes or trips) → a market of products (provider × service level), and its
  * cross-validated coverage and pinball loss per product. Loaded only when used.
  */
-import * as FileSystem from "@effect/platform/FileSystem"
 import { Clock, Console, Effect, Either, Option } from "effect"
-import { invalid, parseModel, renderModel } from "../ModelFile.js"
 import type { EvaluateCommandOptions, FitCommandOptions } from "./CommandHandlers.js"
-import { progressTo, readText } from "./CommandHandlers.js"
+import { fitReportFields, fitReportHead, progressTo, readModel, readText, refitBase, writeModel, writePlot } from "./CommandHandlers.js"
 import { DEFAULT_HOLDOUT } from "./Fit.js"
 import { crossValidate, renderRideHailEvaluation, rideHailMisses, scoreAsShipped } from "./RideHailEvaluation.js"
 import { fitRideHailMarket } from "./RideHailFit.js"
@@ -55,7 +53,6 @@ const readQuoteTable = (
 export const runRideHailFit = (o: FitCommandOptions) =>
   Effect.gen(function*() {
     const started = yield* Clock.currentTimeMillis
-    const fs = yield* FileSystem.FileSystem
     const progress = progressTo(o.quiet)
     if (Option.isNone(o.timeZone)) {
       return yield* new TripRecordsInvalid({ path: "--time-zone", message: "--format ride-hail needs --time-zone (the IANA zone of the market)" })
@@ -76,28 +73,13 @@ export const runRideHailFit = (o: FitCommandOptions) =>
       recordKind: o.format === "nyc-hvfhv" ? "trips" : o.records,
       ...(period === undefined ? {} : { period })
     })
-    const text = renderModel(model)
-    yield* parseModel(o.out, text)
-    yield* fs.writeFileString(o.out, text).pipe(Effect.mapError((e) => invalid(o.out, `cannot write (${e.message})`)))
+    yield* writeModel(o.out, model)
     const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000
     const p = model.provenance
     const products = model.providers.map((x) => `${x.provider}/${x.serviceLevel} (${x.product ?? ""})`)
-    if (o.json) {
-      return yield* Console.log(JSON.stringify({
-        market: model.id,
-        out: o.out,
-        rowsRead: p.rowsRead,
-        rowsKept: p.rowsKept,
-        trainingRows: p.trainingRows,
-        heldOutRows: p.heldOutRows,
-        rejected: p.rejected,
-        providers: model.providers,
-        seconds
-      }))
-    }
+    if (o.json) return yield* Console.log(JSON.stringify({ ...fitReportFields(model, o.out), providers: model.providers, seconds }))
     yield* Console.log([
-      `market ${model.id} (${model.name}) written to ${o.out}`,
-      `rows read ${p.rowsRead}, kept ${p.rowsKept} (training ${p.trainingRows}, held out ${p.heldOutRows})`,
+      ...fitReportHead(model, o.out),
       `rejected: ${Object.entries(p.rejected).map(([k, v]) => `${k} ${v}`).join(", ") || "none"}`,
       `products: ${products.join(", ")}`,
       `records: ${p.trainingSpan.from} – ${p.trainingSpan.to}; detour factor ${model.routeProfile.detourFactor}`,
@@ -107,14 +89,7 @@ export const runRideHailFit = (o: FitCommandOptions) =>
 
 /** The fit options a model was made with (refitted per fold). */
 export const rideHailOptionsOf = (model: import("../ModelFile.js").MarketModel): RideHailFitOptions => ({
-  id: model.id,
-  name: model.name,
-  timeZone: model.timeZone,
-  currency: model.currency,
-  source: model.provenance.source,
-  inputs: model.provenance.inputs,
-  holdoutFraction: 0,
-  salt: model.provenance.holdout.salt,
+  ...refitBase(model),
   recordKind: model.providers[0]?.records?.kind ?? "quotes",
   period: model.provenance.trainingSpan,
   ...(model.joins === undefined ? {} : { joins: model.joins }),
@@ -124,22 +99,15 @@ export const rideHailOptionsOf = (model: import("../ModelFile.js").MarketModel):
 
 export const runRideHailEvaluate = (o: EvaluateCommandOptions) =>
   Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
     const progress = progressTo(o.quiet)
-    const text = yield* fs.readFileString(o.model).pipe(Effect.mapError((e) => invalid(o.model, `cannot read (${e.message})`)))
-    const model = yield* parseModel(o.model, text)
+    const model = yield* readModel(o.model)
     if (!(o.folds >= 2 && o.folds <= 20)) {
       return yield* new TripRecordsInvalid({ path: "--folds", message: "--folds must be between 2 and 20" })
     }
     const table = yield* readQuoteTable(o, model.provenance.holdout.salt, progress)
     yield* progress(o.asShipped ? "scoring the model as it is on every row" : `cross-validating over ${o.folds} random folds`)
     const evaluation = o.asShipped ? scoreAsShipped(model, table) : yield* crossValidate(table, rideHailOptionsOf(model), o.folds)
-    if (Option.isSome(o.plot)) {
-      yield* fs.writeFileString(o.plot.value, productReliabilitySvg(evaluation)).pipe(
-        Effect.mapError((e) => invalid(o.plot.pipe(Option.getOrElse(() => "")), `cannot write the plot (${e.message})`))
-      )
-      yield* progress(`reliability plot written to ${o.plot.value}`)
-    }
+    yield* writePlot(o.plot, () => productReliabilitySvg(evaluation), progress)
     const misses = evaluation.products.flatMap((p) =>
       rideHailMisses(p).map((m) => `${p.provider}/${p.serviceLevel} ${p.route === "resolved" ? "inferred" : "supplied"}: ${m}`))
     if (o.json) return yield* Console.log(JSON.stringify({ randomSplit: evaluation, targetMisses: misses }, null, 2))

@@ -23,15 +23,13 @@
  */
 import { Either } from "effect"
 import { greatCircleKm, SAMPLE_ROUTE_PROFILE, SERVICE_LEVELS } from "@ridequote/core"
-import type { Currency, MarketId } from "@ridequote/core"
+import type { MarketId } from "@ridequote/core"
 import { MIN_RESOLVABLE_KM } from "@ridequote/routes"
-import { boundingBox } from "../Area.js"
 import { baseFare } from "../CalibratedMarket.js"
 import { distanceBand } from "../Bucketing.js"
-import { MODEL_FORMAT, MODEL_VERSION } from "../ModelFile.js"
 import type { BaseFare, Buckets, MarketModel, ProviderModel, ProviderResiduals, Regime } from "../ModelFile.js"
 import { blendQuantiles, interpolateQuantile, monotone, QUANTILE_LEVELS, quantilesAt, sampleQuantile } from "../Quantiles.js"
-import { FitFailed } from "./Fit.js"
+import { FitFailed, modelHeader } from "./Fit.js"
 import { accumulate, normalEquations, solveNonNegative } from "./LinearModel.js"
 import { inferRoute } from "./RouteInference.js"
 import { RECALIBRATION_GRID, rereadLevels } from "./Recalibration.js"
@@ -73,7 +71,6 @@ export const RIDE_HAIL_BUCKETS: Buckets = { distanceBandsKm: [2, 4, 7], dayPartS
 export const MIN_PRODUCT_ROWS = 30
 const SHRINK_BAND = 30
 const RECALIBRATION_SHRINK = 200
-const AREA_MARGIN_KM = 2
 /** Quotes carry no time: the hour the resolver is asked for (distance does not depend on it). */
 const NOON = { hour: 12, dayType: "weekday" } as const
 
@@ -302,13 +299,7 @@ export const fitRideHailMarket = (table: QuoteTable, options: RideHailFitOptions
   }
   const grid = { cellLatitude: 0.01797, cellLongitude: 0.02425 }
   const model: MarketModel = {
-    format: MODEL_FORMAT,
-    version: MODEL_VERSION,
-    id: options.id as MarketId,
-    name: options.name,
-    currency: options.currency as Currency,
-    timeZone: options.timeZone,
-    area: boundingBox(training.flatMap((q) => [q.pickup, q.destination]), AREA_MARGIN_KM),
+    ...modelHeader(options, training),
     routeProfile,
     routing: { areaSpeed: { ...grid, factors: {} }, odCells: { ...grid, minTrips: 8, pairs: [] } },
     buckets,

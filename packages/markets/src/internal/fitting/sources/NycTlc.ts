@@ -37,23 +37,15 @@ export const parseZoneCentroids = (text: string): ZoneCentroids => {
   return zones
 }
 
-/** A trip of a rate code other than the meter's, kept for the special fares (JFK flat fare, Newark). */
-export interface SpecialFareTrip {
-  readonly key: number
+/**
+ * A trip of a rate code other than the meter's, kept for the special fares (JFK flat fare,
+ * Newark): what a metered trip records (the price is everything but the tip) but its provider,
+ * with its rate code and zones.
+ */
+export interface SpecialFareTrip extends Omit<ObservedTrip, "provider"> {
   readonly rateCode: number
   readonly pickupZone: number
   readonly dropoffZone: number
-  /** Everything but the tip, as for metered trips. */
-  readonly price: number
-  readonly fees: Readonly<Record<string, number>>
-  readonly distanceKm: number
-  readonly durationMinutes: number
-  readonly localDate: string
-  readonly hour: number
-  readonly minute: number
-  readonly dayOfWeek: number
-  readonly pickup: Coordinates
-  readonly destination: Coordinates
 }
 
 /** The rate codes read as special fares: 2 JFK flat fare, 3 Newark. */

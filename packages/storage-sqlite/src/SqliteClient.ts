@@ -58,7 +58,11 @@ const cannotOpen = (filename: string) => (cause: Cause.Cause<StorageUnavailable 
   )
 }
 
-/** The SqlClient on `filename`, directory created if missing. */
+/**
+ * The SqlClient on `filename`, directory created if missing. Its transactions begin IMMEDIATE
+ * (they take the write lock first, waiting under the busy timeout), so several processes may
+ * run transactions that read before they write on one file.
+ */
 export const SqliteClientLive = (filename: string): Layer.Layer<SqlClient.SqlClient, StorageUnavailable> =>
   Layer.effectDiscard(applyPragmas).pipe(
     Layer.provideMerge(LibsqlClient.layer({ filename, timeoutMs: BUSY_TIMEOUT_MS })),

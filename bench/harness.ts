@@ -31,6 +31,13 @@ export interface Suite {
 
 export interface Options {
   readonly rounds: number
+  /**
+   * CPU (or wall) ms each variant runs, untimed, before calibration: the JIT's warm-up. Effect's
+   * path has many more functions to optimise than a plain loop; without it the first rounds
+   * measure the compiler, not the code (measured: Quotes.quote ran 29k quotes/s in its first
+   * 0.5 s, 45–52k once warm, while the plain function was near steady within 0.2 s).
+   */
+  readonly warmupMs?: number | undefined
   /** Overrides the suite's clock (BENCH_CLOCK=wall|cpu). */
   readonly clock?: "cpu" | "wall" | undefined
   /** Target time of one timed batch, ms. */
@@ -68,7 +75,17 @@ const timeBatch = async (variant: Variant, iterations: number, clock: Clock): Pr
   return (used.user + used.system) / 1000
 }
 
-/** Iterations that take about `batchMs` (after warming the JIT up). */
+/** Runs `variant` in growing batches until `ms` of `clock` time are spent (nothing is recorded). */
+const warmUp = async (variant: Variant, ms: number, clock: Clock): Promise<void> => {
+  let spent = 0
+  let n = 100
+  while (spent < ms) {
+    spent += await timeBatch(variant, n, clock)
+    n = Math.min(n * 2, 1e6)
+  }
+}
+
+/** Iterations that take about `batchMs`. */
 const calibrate = async (variant: Variant, batchMs: number, clock: Clock): Promise<number> => {
   let n = 100
   for (;;) {
@@ -82,6 +99,7 @@ export const runSuite = async (suite: Suite, options: Options): Promise<Readonly
   await suite.check?.()
   const clock = options.clock ?? suite.clock ?? "cpu"
   const all = [suite.baseline, ...suite.variants]
+  for (const v of all) await warmUp(v, options.warmupMs ?? 0, clock)
   const iterations = new Map<Variant, number>()
   for (const v of all) iterations.set(v, await calibrate(v, options.batchMs, clock))
   const rates = new Map<Variant, Array<number>>(all.map((v) => [v, []]))

@@ -52,7 +52,9 @@ export const http: HttpSettings = {
 
 export const inProcess = {
   rounds: Math.max(3, Math.floor(num("BENCH_ROUNDS", quick ? 3 : 7))),
-  batchMs: num("BENCH_BATCH_MS", quick ? 150 : 300)
+  batchMs: num("BENCH_BATCH_MS", quick ? 150 : 300),
+  /** Untimed JIT warm-up of each variant before calibration, ms of CPU time. */
+  warmupMs: num("BENCH_INPROCESS_WARMUP_MS", quick ? 1_500 : 3_000)
 }
 
 export const auditPage = {

@@ -12,7 +12,7 @@ export const facadeSection: Section = {
   run: async () => {
     const clockSetting = process.env["BENCH_CLOCK"]
     const clock = clockSetting === "cpu" || clockSetting === "wall" ? clockSetting : undefined
-    const options: Options = { rounds: inProcess.rounds, batchMs: inProcess.batchMs, clock }
+    const options: Options = { rounds: inProcess.rounds, batchMs: inProcess.batchMs, warmupMs: inProcess.warmupMs, clock }
     const bench = await makeFacadeSuite()
     try {
       const results = await runSuite(bench.suite, options)
@@ -34,7 +34,7 @@ export const facadeSection: Section = {
           ])
         ),
         "",
-        `${options.rounds} interleaved rounds of ~${options.batchMs} ms batches, one call awaited at a time; this process's CPU time (user+sys).`
+        `${options.rounds} interleaved rounds of ~${options.batchMs} ms batches after ${options.warmupMs} ms of untimed warm-up per variant, one call awaited at a time; this process's CPU time (user+sys).`
       ].join("\n")
       return { title: facadeSection.title, table: text, results, targets }
     } finally {

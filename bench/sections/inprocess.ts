@@ -12,7 +12,7 @@ export const inProcessSection: Section = {
   run: async () => {
     const clockSetting = process.env["BENCH_CLOCK"]
     const clock = clockSetting === "cpu" || clockSetting === "wall" ? clockSetting : undefined
-    const options: Options = { rounds: inProcess.rounds, batchMs: inProcess.batchMs, clock }
+    const options: Options = { rounds: inProcess.rounds, batchMs: inProcess.batchMs, warmupMs: inProcess.warmupMs, clock }
     const results = await runSuite(quotesSuite, options)
     const effect = results[1]
     const targets: Array<Target> = [{
@@ -32,7 +32,7 @@ export const inProcessSection: Section = {
         ])
       ),
       "",
-      `${options.rounds} interleaved rounds of ~${options.batchMs} ms batches; this process's CPU time (user+sys), not wall time.`
+      `${options.rounds} interleaved rounds of ~${options.batchMs} ms batches after ${options.warmupMs} ms of untimed warm-up per variant; this process's CPU time (user+sys), not wall time.`
     ].join("\n")
     return { title: inProcessSection.title, table: text, results, targets }
   }

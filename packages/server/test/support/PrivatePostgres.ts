@@ -33,8 +33,27 @@ const BIN = binDir()
 const isRoot = process.getuid?.() === 0
 const RUN_AS = isRoot ? postgresUser() : undefined
 
-/** Whether a private cluster can be made here (binaries present; as root, a `postgres` user and runuser). */
-export const privatePostgresAvailable = BIN !== undefined && (!isRoot || (RUN_AS !== undefined && existsSync("/usr/sbin/runuser")))
+/** Why a private cluster cannot be made here, if it cannot. */
+const unavailableBecause = (): string | undefined => {
+  if (BIN === undefined) return "no PostgreSQL server binaries (initdb) under /usr/lib/postgresql/<version>/bin"
+  if (isRoot && RUN_AS === undefined) return "running as root, and there is no `postgres` user to run the server as"
+  if (isRoot && !existsSync("/usr/sbin/runuser")) return "running as root, and there is no /usr/sbin/runuser"
+  return undefined
+}
+
+/**
+ * Whether a private cluster can be made here (binaries present; as root, a `postgres` user and
+ * runuser). When it cannot, the tests that need one are skipped with a loud message, and under
+ * CI=true the run fails instead, as for the machine's PostgreSQL (@ridequote/storage-postgres/testing).
+ */
+export const privatePostgresAvailable: boolean = (() => {
+  const why = unavailableBecause()
+  if (why === undefined) return true
+  const message = `a private PostgreSQL cluster cannot be started: ${why}`
+  if (process.env["CI"] === "true") throw new Error(`${message}: under CI=true the tests that stop their own PostgreSQL must run`)
+  console.warn(`\n${"!".repeat(100)}\n!! SKIPPING the tests that stop their own PostgreSQL: ${message}\n${"!".repeat(100)}\n`)
+  return false
+})()
 
 const run = (program: string, args: ReadonlyArray<string>): void => {
   const path = join(BIN ?? "", program)

@@ -4,36 +4,17 @@
  * program runs as a real process in cli-process.test.ts (exit codes) and in the end-to-end
  * tests.
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import { ConfigProvider, Effect, Exit, Redacted } from "effect"
+import { Effect, Redacted } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { Tokens } from "@ridequote/core"
-import { runRidequote } from "../src/Cli.js"
 import { withOperator } from "../src/Operator.js"
 import { field } from "./support/Api.js"
-import { captureConsole } from "./support/CapturedConsole.js"
+import { runInProcess as run } from "./support/InProcessCli.js"
 import { tempDir } from "./support/Processes.js"
 
 const dir = tempDir("cli")
 afterAll(() => dir.remove())
 
-interface Run {
-  readonly ok: boolean
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const run = async (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Run> => {
-  const captured = captureConsole()
-  const exit = await runRidequote(["node", "ridequote", ...args]).pipe(
-    Effect.provide(NodeContext.layer),
-    Effect.withConsole(captured.console),
-    // Settings come from this map only, never from the environment of the test runner.
-    Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))),
-    Effect.runPromiseExit
-  )
-  return { ok: Exit.isSuccess(exit), stdout: captured.stdout(), stderr: captured.stderr() }
-}
 
 const json = (out: string): unknown => {
   const lines = out.trim().split("\n")

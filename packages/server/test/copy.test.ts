@@ -3,30 +3,18 @@
  * accounts, signing keys (tokens issued before still verify), revocations, revoke-all cutoffs
  * and audit; a target that is not empty is refused.
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import { ConfigProvider, Effect, Exit, Option, Redacted } from "effect"
+import { ConfigProvider, Effect, Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { AccountId, AuditLog, Tokens } from "@ridequote/core"
 import { auditRecord } from "@ridequote/storage-sql/testing"
 import { StorageLive } from "../src/Storage.js"
 import { auditedRequestIds } from "./support/Audit.js"
-import { runRidequote } from "../src/Cli.js"
 import { withOperator } from "../src/Operator.js"
 import { field } from "./support/Api.js"
-import { captureConsole } from "./support/CapturedConsole.js"
+import { runInProcess as run } from "./support/InProcessCli.js"
 import { createTestDatabase, postgresAvailable, type TestDatabase } from "./support/Postgres.js"
 import { tempDir } from "./support/Processes.js"
 
-const run = async (args: ReadonlyArray<string>) => {
-  const captured = captureConsole()
-  const exit = await runRidequote(["node", "ridequote", ...args]).pipe(
-    Effect.provide(NodeContext.layer),
-    Effect.withConsole(captured.console),
-    Effect.withConfigProvider(ConfigProvider.fromMap(new Map())),
-    Effect.runPromiseExit
-  )
-  return { ok: Exit.isSuccess(exit), stdout: captured.stdout(), stderr: captured.stderr() }
-}
 
 const operate = <A, E>(database: string, action: Effect.Effect<A, E, Tokens>) =>
   withOperator(database, action).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map())), Effect.either, Effect.runPromise)

@@ -5,33 +5,20 @@
  * `migrate` seals a key an older version stored in plain. What the database holds then mints
  * nothing without that file.
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { ConfigProvider, Effect, Exit } from "effect"
+import { Effect, Redacted } from "effect"
 import { chmodSync, existsSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { migrateSqlite, SqliteClientLive } from "@ridequote/storage-sqlite"
 import { migratePostgres } from "@ridequote/storage-postgres"
-import { Redacted } from "effect"
 import { createTestDatabase, postgresAvailable, queryTestDatabase } from "./support/Postgres.js"
-import { runRidequote } from "../src/Cli.js"
-import { captureConsole } from "./support/CapturedConsole.js"
+import { runInProcess as run } from "./support/InProcessCli.js"
 import { tempDir } from "./support/Processes.js"
 
 const dir = tempDir("kek")
 afterAll(() => dir.remove())
 
-const run = async (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
-  const captured = captureConsole()
-  const exit = await runRidequote(["node", "ridequote", ...args]).pipe(
-    Effect.provide(NodeContext.layer),
-    Effect.withConsole(captured.console),
-    Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))),
-    Effect.runPromiseExit
-  )
-  return { ok: Exit.isSuccess(exit), stdout: captured.stdout(), stderr: captured.stderr() }
-}
 
 /** The stored form of every signing key, as a copy of the database shows it. */
 const storedKeys = (filename: string) =>

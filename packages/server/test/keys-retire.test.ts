@@ -4,15 +4,13 @@
  * instance started afterwards at once — and an instance whose current key was retired signs
  * with the new one. On SQLite and PostgreSQL.
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import { ConfigProvider, Context, Effect, Exit, Layer, Option, Scope } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { AccessSnapshot, Accounts, Tokens } from "@ridequote/core"
-import { runRidequote } from "../src/Cli.js"
 import { OperatorLive, withOperator } from "../src/Operator.js"
 import { parseDatabaseLocation } from "../src/Settings.js"
 import { StorageLive } from "../src/Storage.js"
-import { captureConsole } from "./support/CapturedConsole.js"
+import { runInProcess as run } from "./support/InProcessCli.js"
 import { createTestDatabase, postgresAvailable } from "./support/Postgres.js"
 import { tempDir } from "./support/Processes.js"
 
@@ -20,16 +18,6 @@ const dir = tempDir("retire")
 afterAll(() => dir.remove())
 const noSettings = ConfigProvider.fromMap(new Map())
 
-const run = async (args: ReadonlyArray<string>) => {
-  const captured = captureConsole()
-  const exit = await runRidequote(["node", "ridequote", ...args]).pipe(
-    Effect.provide(NodeContext.layer),
-    Effect.withConsole(captured.console),
-    Effect.withConfigProvider(noSettings),
-    Effect.runPromiseExit
-  )
-  return { ok: Exit.isSuccess(exit), stdout: captured.stdout(), stderr: captured.stderr() }
-}
 
 const kidOf = (token: string): string =>
   JSON.parse(Buffer.from(token.split(".")[0] ?? "", "base64url").toString("utf8")).kid

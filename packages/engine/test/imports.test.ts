@@ -13,14 +13,17 @@ import { promisify } from "node:util"
 
 const SUPPORT = join(import.meta.dirname, "support")
 
-const importsOf = async (script: string, env: Record<string, string> = {}): Promise<ReadonlyArray<string>> => {
+const WALKTHROUGH = join(SUPPORT, "walkthrough.mjs")
+
+/** Every module the walkthrough imports, on `storage` ("memory" or "sqlite"). */
+const importsOf = async (storage: "memory" | "sqlite"): Promise<ReadonlyArray<string>> => {
   const dir = mkdtempSync(join(tmpdir(), "ridequote-imports-"))
   try {
     const log = join(dir, "imports.log")
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ["--import", "tsx", "--import", join(SUPPORT, "import-recorder.mjs"), script],
-      { cwd: join(import.meta.dirname, ".."), env: { ...process.env, ...env, IMPORT_LOG: log, RQ_TMP: dir }, timeout: 60_000 }
+      ["--import", "tsx", "--import", join(SUPPORT, "import-recorder.mjs"), WALKTHROUGH],
+      { cwd: join(import.meta.dirname, ".."), env: { ...process.env, IMPORT_LOG: log, RQ_TMP: dir, RQ_STORAGE: storage }, timeout: 60_000 }
     )
     expect(JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}")).toEqual({ audited: 1 })
     return readFileSync(log, "utf8").split("\n").filter((line) => line !== "")
@@ -29,17 +32,17 @@ const importsOf = async (script: string, env: Record<string, string> = {}): Prom
   }
 }
 
-const DATABASE_PACKAGES = /^(@ridequote\/storage-|better-sqlite3|@effect\/sql|pg$|pg\/)/
+const DATABASE_PACKAGES = /^(@ridequote\/storage-|libsql|@libsql\/|@effect\/sql|pg$|pg\/)/
 
 describe("what an in-memory engine loads", () => {
   it("no storage adapter, SQLite driver or PostgreSQL client", async () => {
-    const imports = await importsOf(join(SUPPORT, "memory-walkthrough.mjs"))
+    const imports = await importsOf("memory")
     expect(imports).toContain("@ridequote/engine")
     expect(imports.filter((s) => DATABASE_PACKAGES.test(s))).toEqual([])
   })
 
   it("while the same walkthrough on a SQLite file does load the SQLite adapter", async () => {
-    const imports = await importsOf(join(SUPPORT, "sqlite-walkthrough.mjs"))
+    const imports = await importsOf("sqlite")
     expect(imports).toContain("@ridequote/storage-sqlite")
     expect(imports.filter((s) => s.startsWith("@ridequote/storage-postgres"))).toEqual([])
   })

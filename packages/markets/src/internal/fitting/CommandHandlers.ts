@@ -16,7 +16,7 @@ import type { RoutesChoice } from "@ridequote/routes"
 import { evaluate, renderEvaluation, targetMisses } from "./Evaluation.js"
 import type { Evaluation } from "./Evaluation.js"
 import { DEFAULT_HOLDOUT, fitMarket } from "./Fit.js"
-import type { FitOptions } from "./Fit.js"
+import type { FitOptions, MarketFitBase } from "./Fit.js"
 import { forwardEvaluation } from "./Forward.js"
 import { evaluateSpecialFares, renderSpecialFareEvaluation } from "./SpecialFares.js"
 import { reliabilitySvg } from "./Plot.js"
@@ -253,7 +253,7 @@ export interface EvaluateCommandOptions {
  * What every refit of a model keeps of the fit that made it, taxi or ride-hail: the market,
  * its records and the split's salt. Nothing is held out: the evaluation chooses the rows.
  */
-export const refitBase = (model: MarketModel) => ({
+export const refitBase = (model: MarketModel): MarketFitBase => ({
   id: model.id,
   name: model.name,
   timeZone: model.timeZone,

@@ -54,8 +54,11 @@ import type { TripTable } from "./sources/TripRecords.js"
 import { greatCircleKm } from "@ridequote/core"
 import { learnRouteKnowledge, learnRouteProfile, MIN_RESOLVABLE_KM } from "@ridequote/routes"
 
-/** What `fitMarket` needs besides the trips: the market's identity, the split, and the fitting's knobs. */
-export interface FitOptions {
+/**
+ * What every fit (taxi trips or ride-hail records) needs to know of its market and records: the
+ * market's identity, where the records came from, and the held-out share and its salt.
+ */
+export interface MarketFitBase {
   readonly id: string
   readonly name: string
   readonly timeZone: string
@@ -64,6 +67,10 @@ export interface FitOptions {
   readonly inputs: ReadonlyArray<string>
   readonly holdoutFraction: number
   readonly salt: string
+}
+
+/** What `fitMarket` needs besides the trips: the market's identity, the split, and the fitting's knobs. */
+export interface FitOptions extends MarketFitBase {
   /** Providers with fewer training rows (and blank names) are pooled as "other". */
   readonly minProviderRows: number
   readonly serviceLevel: ServiceLevel

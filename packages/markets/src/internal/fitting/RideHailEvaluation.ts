@@ -16,6 +16,7 @@ import { priceQuantile } from "../CalibratedMarket.js"
 import type { RouteKind } from "../CalibratedMarket.js"
 import { pinballLoss, quantilesAt } from "../Quantiles.js"
 import { EVALUATION_LEVELS } from "./Evaluation.js"
+import type { RouteEvaluation } from "./Evaluation.js"
 import { MIN_RESOLVABLE_KM } from "./Fit.js"
 import type { FitFailed } from "./Fit.js"
 import { fitRideHailMarket } from "./RideHailFit.js"
@@ -28,16 +29,10 @@ import type { ObservedQuote, QuoteTable } from "./sources/RideHailQuotes.js"
  * One product's cross-validated score: coverage of each percentile (share of held-out prices
  * at or below it), its pinball loss, the per-km baseline's, and the improvement over it.
  */
-export interface ProductEvaluation {
+export interface ProductEvaluation extends RouteEvaluation {
   readonly provider: string
   readonly serviceLevel: string
   readonly product: string
-  readonly route: RouteKind
-  readonly rows: number
-  readonly coverage: Readonly<Record<string, number>>
-  readonly pinball: number
-  readonly baselinePinball: number
-  readonly improvement: number
 }
 
 /** A ride-hail market's k-fold evaluation: every product, each row scored by a model that never saw it. */

@@ -30,6 +30,7 @@ import { distanceBand } from "../Bucketing.js"
 import type { BaseFare, Buckets, MarketModel, ProviderModel, ProviderResiduals, Regime } from "../ModelFile.js"
 import { blendQuantiles, interpolateQuantile, monotone, QUANTILE_LEVELS, quantilesAt, sampleQuantile } from "../Quantiles.js"
 import { FitFailed, modelHeader } from "./Fit.js"
+import type { MarketFitBase } from "./Fit.js"
 import { accumulate, normalEquations, solveNonNegative } from "./LinearModel.js"
 import { inferRoute } from "./RouteInference.js"
 import { RECALIBRATION_GRID, rereadLevels } from "./Recalibration.js"
@@ -40,15 +41,7 @@ import { isHeldOut } from "./sources/TripRecords.js"
  * What `fitRideHail` needs besides the records: the market's id, name, time zone and currency,
  * where the records came from, the held-out share and its salt, and what the records are.
  */
-export interface RideHailFitOptions {
-  readonly id: string
-  readonly name: string
-  readonly timeZone: string
-  readonly currency: string
-  readonly source: string
-  readonly inputs: ReadonlyArray<string>
-  readonly holdoutFraction: number
-  readonly salt: string
+export interface RideHailFitOptions extends MarketFitBase {
   /** What the records are: price quotes shown before a ride, or completed trips. */
   readonly recordKind: "quotes" | "trips"
   /**

@@ -32,6 +32,8 @@ const importsOf = async (storage: "memory" | "sqlite"): Promise<ReadonlyArray<st
   }
 }
 
+// The recorder sees ESM imports only; the SQLite driver (libsql) is loaded with require by the
+// SQLite adapter, so the adapter's absence is what shows the driver's.
 const DATABASE_PACKAGES = /^(@ridequote\/storage-|libsql|@libsql\/|@effect\/sql|pg$|pg\/)/
 
 describe("what an in-memory engine loads", () => {

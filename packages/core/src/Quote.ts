@@ -121,14 +121,49 @@ export const RecordsPeriod = Schema.Struct({
 }).annotations({ identifier: "RecordsPeriod" })
 export type RecordsPeriod = typeof RecordsPeriod.Type
 
+/**
+ * The published rule that priced an offer: the tariff version in force at the trip's moment
+ * (name, the local date it took effect, who publishes it and where) and the surcharges and
+ * fees of the rule that this trip pays.
+ */
+export const TariffBasis = Schema.Struct({
+  name: Schema.String,
+  effectiveFrom: Schema.String,
+  authority: Schema.String,
+  rule: Schema.String,
+  url: Schema.String,
+  /** The surcharges and fees of the rule that apply to this trip, by name. */
+  charges: Schema.optional(Schema.Array(Schema.String))
+}).annotations({ identifier: "TariffBasis" })
+export type TariffBasis = typeof TariffBasis.Type
+
+/**
+ * How current an offer's price level is. `asOf`: the local date of the newest evidence the
+ * level rests on (a rule's effective date, or the last day of the records). Where the records'
+ * prices were brought forward, `factor` is the multiplier applied, `low`–`high` its range
+ * (folded into the spread) and `evidence` what it rests on.
+ */
+export const LevelBasis = Schema.Struct({
+  asOf: Schema.String,
+  factor: Schema.optional(Schema.Number),
+  low: Schema.optional(Schema.Number),
+  high: Schema.optional(Schema.Number),
+  evidence: Schema.optional(Schema.String)
+}).annotations({ identifier: "LevelBasis" })
+export type LevelBasis = typeof LevelBasis.Type
+
 /** What stands behind one `"<provider>/<serviceLevel>"` entry of `marketPrices`. */
 export const OfferSource = Schema.Struct({
   /** The provider's own name for the product (UberX, Lyft XL, Yellow taxi). */
   product: Schema.optional(Schema.String),
-  /** The period of the records its prices were fitted on; absent for sample data. */
+  /** The period of the records behind the trip (distance, time, scatter) or the fitted prices; absent for sample data. */
   records: Schema.optional(RecordsPeriod),
-  /** How the price is set where it is not a fitted distribution (e.g. "flat fare JFK–Manhattan"). */
-  tariff: Schema.optional(Schema.String)
+  /** The flat or fixed fare that replaced the meter, where one did (e.g. "JFK–Manhattan flat fare"). */
+  fare: Schema.optional(Schema.String),
+  /** The published rule that set the money, where one did. */
+  tariff: Schema.optional(TariffBasis),
+  /** How current the price level is, and any adjustment that brought the records' level forward. */
+  level: Schema.optional(LevelBasis)
 }).annotations({ identifier: "OfferSource" })
 export type OfferSource = typeof OfferSource.Type
 

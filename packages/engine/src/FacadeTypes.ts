@@ -157,8 +157,33 @@ export interface OfferSource {
   readonly product?: string | undefined
   /** The completed trips or price quotes its prices were fitted on, first and last local date. */
   readonly records?: { readonly kind: "trips" | "quotes"; readonly from: string; readonly to: string } | undefined
-  /** How the price is set where it is not a fitted distribution (e.g. a flat fare). */
-  readonly tariff?: string | undefined
+  /** The flat or fixed fare that replaced the meter, where one did (e.g. "JFK–Manhattan flat fare"). */
+  readonly fare?: string | undefined
+  /** The published rule that set the money: its version, the date it took effect, who publishes it and where. */
+  readonly tariff?: TariffBasis | undefined
+  /** How current the price level is (`asOf`), and any factor that brought the records' level forward. */
+  readonly level?: LevelBasis | undefined
+}
+
+/** The published rule behind an offer. */
+export interface TariffBasis {
+  readonly name: string
+  readonly effectiveFrom: string
+  readonly authority: string
+  readonly rule: string
+  readonly url: string
+  /** The surcharges and fees of the rule that this trip pays. */
+  readonly charges?: ReadonlyArray<string> | undefined
+}
+
+/** How current an offer's price level is. */
+export interface LevelBasis {
+  /** The local date of the newest evidence the level rests on. */
+  readonly asOf: string
+  readonly factor?: number | undefined
+  readonly low?: number | undefined
+  readonly high?: number | undefined
+  readonly evidence?: string | undefined
 }
 
 /** Where the distance and duration priced came from. */

@@ -73,7 +73,7 @@ describe("market selection by pickup", () => {
         ])
       }))
 
-    it.effect("Times Square → JFK is priced on the flat fare of the records' rate code 2, per regime, with its surcharges", () =>
+    it.effect("Times Square → JFK is priced on the TLC's flat fare in force at the trip's date, with its surcharges, fees and the tolls the records show", () =>
       Effect.gen(function*() {
         const nyc = yield* (yield* MarketData).marketAt(TIMES_SQUARE)
         const tripAt = (iso: string, routeSource: "supplied" | "resolved" = "supplied") => ({ ...fromTimesSquare(nyc, JFK, iso), routeSource })
@@ -81,28 +81,35 @@ describe("market selection by pickup", () => {
           const [offer] = nyc.offers(tripAt(iso, routeSource))
           return { offer, p: [0.05, 0.25, 0.5, 0.75, 0.95].map((q) => Number(offer?.distribution.quantile(q).toFixed(2))) }
         }
-        // Since the $2.50 congestion surcharge: $52 + MTA tax 0.50 + improvement 0.30 +
-        // congestion 2.50 + the toll the records show most (6.12) = 61.42; peak hours add $4.50.
+        // Wednesday 2026-11-25, 10:00: $70 (2022 rule) + MTA tax 0.50 + improvement 1.00 +
+        // congestion 2.50 + Congestion Relief Zone 0.75 = 74.75, + the toll the records show most (6.12).
         const now = priced("2026-11-25T15:00:00Z")
-        expect(now.offer?.source?.tariff).toMatch(/JFK–Manhattan flat fare/)
+        expect(now.offer?.source?.fare).toBe("JFK–Manhattan flat fare")
+        expect(now.offer?.source?.tariff?.effectiveFrom).toBe("2022-12-19")
         expect(now.offer?.source?.records).toEqual({ kind: "trips", from: "2019-07-01", to: "2019-12-31" })
-        expect(now.p[2]).toBe(61.42)
-        expect(now.p[4]).toBe(65.92)
+        expect(now.p[0]).toBe(74.75)
+        expect(now.p[2]).toBe(80.87)
+        // 17:00 on a weekday: the flat fare's $5 rush hour surcharge; not on Thanksgiving (a legal holiday).
+        expect(priced("2026-11-25T22:00:00Z").p[0]).toBe(79.75)
+        expect(priced("2026-11-26T22:00:00Z").p[0]).toBe(74.75)
         // The same fare whatever the distance and the route source: it is flat.
         expect(priced("2026-11-25T15:00:00Z", "resolved").p).toEqual(now.p)
-        // In 2018, before the surcharge: 52 + 0.50 + 0.30 + 5.76 toll.
+        // In 2019 the $52 fare of the 2012 rule: 52 + 0.50 + 0.30 + congestion 2.50, + 6.12 toll.
+        expect(priced("2019-11-12T16:00:00Z").p[0]).toBe(55.3)
+        expect(priced("2019-11-12T16:00:00Z").p[2]).toBe(61.42)
+        // In 2018, before the congestion surcharge: 52 + 0.50 + 0.30 + 5.76 toll.
         expect(priced("2018-06-05T15:00:00Z").p[2]).toBe(58.56)
         // The other way round too.
         const back = nyc.offers({ ...tripAt("2026-11-25T15:00:00Z"), pickup: JFK, destination: TIMES_SQUARE })
-        expect(back[0]?.distribution.quantile(0.5).toFixed(2)).toBe("61.42")
-        // Jersey City is in the NYC box but in no TLC zone (the nearest centroid, across the
-        // river, is 2.3 km away; that zone reaches 1 km): Jersey City → JFK is on the meter.
+        expect(back[0]?.distribution.quantile(0.5).toFixed(2)).toBe("82.87") // + the $2.00 airport pickup fee (2026-03-15)
+        // Jersey City is in the NYC box but not in Manhattan: Jersey City → JFK is on the meter.
         const jerseyCity = { latitude: 40.7178, longitude: -74.0431 }
         const fromNj = nyc.offers({ ...tripAt("2026-11-25T15:00:00Z"), pickup: jerseyCity })
-        expect(fromNj[0]?.source?.tariff).toBeUndefined()
+        expect(fromNj[0]?.source?.fare).toBeUndefined()
         // A trip inside Manhattan stays on the meter.
         const local = nyc.offers({ ...tripAt("2026-11-25T15:00:00Z"), destination: { latitude: 40.7128, longitude: -74.006 }, distanceKm: 6 })
-        expect(local[0]?.source?.tariff).toBeUndefined()
+        expect(local[0]?.source?.fare).toBeUndefined()
+        expect(local[0]?.source?.tariff?.name).toBe("TLC taximeter rate of fare (2022)")
       }))
 
     it.effect("NYC's Uber, Lyft and Via (one night of May 2020) join the yellow taxi; the flat fare is the taxi's alone", () =>
@@ -118,26 +125,25 @@ describe("market selection by pickup", () => {
         ])
         for (const o of offers.slice(1)) {
           expect(o.source?.records).toEqual({ kind: "trips", from: "2020-05-01", to: "2020-05-01" })
-          expect(o.source?.tariff).toBeUndefined()
           // Priced by distance: a longer ride costs more.
           const longer = nyc.offers({ ...trip, distanceKm: 35 }).find((x) => x.provider === o.provider)
           expect(longer?.distribution.quantile(0.5)).toBeGreaterThan(o.distribution.quantile(0.5))
         }
-        expect(offers[0]?.source?.tariff).toMatch(/flat fare/)
+        expect(offers[0]?.source?.fare).toMatch(/flat fare/)
       }))
 
-    it.effect("Times Square → Newark airport: the meter plus the Newark surcharge and tolls (rate code 3)", () =>
+    it.effect("Times Square → Newark airport: the meter plus the Newark surcharge and tolls", () =>
       Effect.gen(function*() {
         const nyc = yield* (yield* MarketData).marketAt(TIMES_SQUARE)
         const EWR = { latitude: 40.6895, longitude: -74.1745 }
         const trip = fromTimesSquare(nyc, EWR, "2026-11-25T15:00:00Z")
         const [newark] = nyc.offers(trip)
-        expect(newark?.source?.tariff).toMatch(/Newark/)
+        expect(newark?.source?.tariff?.charges).toContain("Newark surcharge")
         // The same trip on the meter alone (a point near but outside the Newark zone is not EWR).
         const [metered] = nyc.offers({ ...trip, destination: { latitude: 40.745, longitude: -74.03 } })
-        expect(metered?.source?.tariff).toBeUndefined()
+        expect(metered?.source?.tariff?.charges).not.toContain("Newark surcharge")
         const extra = (newark?.distribution.quantile(0.5) ?? 0) - (metered?.distribution.quantile(0.5) ?? 0)
-        // $17.50 surcharge + tolls − the MTA tax and congestion surcharge a Newark trip does not pay.
+        // The $20 surcharge (2022 rule) + the tolls the records' Newark trips paid.
         expect(extra).toBeGreaterThan(20)
         expect(extra).toBeLessThan(40)
       }))

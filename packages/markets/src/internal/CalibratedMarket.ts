@@ -10,7 +10,8 @@
  * metered > 0 and R non-decreasing in q, so quantiles never cross.
  */
 import { DateTime } from "effect"
-import type { LocalTime, Market, MarketId, OfferSource, ProviderOffer, Trip } from "@ridequote/core"
+import type { LocalTime, Market, MarketId, OfferSource, PriceDistribution, ProviderOffer, Trip } from "@ridequote/core"
+import { minorDigits } from "@ridequote/core"
 import type { KnowsRoutes } from "@ridequote/routes"
 import { bucketOf, timeBucket } from "./Bucketing.js"
 import { localClock, localMidnight, localMonthClock } from "./LocalClock.js"
@@ -18,6 +19,19 @@ import type { BaseFare, MarketModel, Regime, SpecialFare, SpecialFares } from ".
 import { greatCircleKm } from "@ridequote/core"
 import type { Coordinates } from "@ridequote/core"
 import { interpolateQuantile } from "./Quantiles.js"
+import { conditionHolds, flatFareFor } from "./tariff/Charges.js"
+import type { TripMoment, TripPlaces } from "./tariff/Charges.js"
+import {
+  chargesFor,
+  levelOf,
+  meterRebase,
+  tariffBasisCache,
+  tariffedSource,
+  versionAt,
+  withLevel
+} from "./tariff/MarketTariffs.js"
+import type { MarketTariffs } from "./tariff/MarketTariffs.js"
+import type { ProviderTariff } from "./tariff/TariffFile.js"
 
 /**
  * Where a trip's distance and duration came from: sent by the caller (`supplied`) or inferred by
@@ -152,7 +166,7 @@ export interface CalibratedMarket extends Market, KnowsRoutes {
  * regime in force at the trip's moment and the season of its local month. Pure; the regime
  * start instants are computed once here, not per quote.
  */
-export const calibratedMarket = (model: MarketModel): CalibratedMarket => {
+export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): CalibratedMarket => {
   const clock = localClock(model.timeZone)
   const monthAt = localMonthClock(model.timeZone)
   const regimeAt = regimeFinder(model)
@@ -163,7 +177,9 @@ export const calibratedMarket = (model: MarketModel): CalibratedMarket => {
       const records = p.records ?? (regime.window === undefined ? undefined : { kind: "trips" as const, ...regime.window })
       return {
         ...(p.product === undefined ? {} : { product: p.product }),
-        ...(records === undefined ? {} : { records })
+        ...(records === undefined ? {} : { records }),
+        // Without a tariff the level is the records': as old as their last day.
+        ...(records === undefined ? {} : { level: { asOf: records.to } })
       }
     }))
   const special = model.specialFares
@@ -188,10 +204,87 @@ export const calibratedMarket = (model: MarketModel): CalibratedMarket => {
     const key = `${base.product ?? ""}\u0000${fare.id}\u0000${window.from}`
     let source = specialSources.get(key)
     if (source === undefined) {
-      source = { ...base, records: { kind: "trips", ...window }, tariff: fare.description }
+      source = { ...base, records: { kind: "trips", ...window }, fare: fare.description, level: { asOf: window.to } }
       specialSources.set(key, source)
     }
     return source
+  }
+  // Tariffs (rules for the money) of this market's providers, where the tariff file has them.
+  const tariffed: ReadonlyArray<ProviderTariff | undefined> | undefined = tariffs === undefined
+    ? undefined
+    : model.providers.map((p) => tariffs.byProvider.get(`${p.provider}/${p.serviceLevel}`))
+  const digits = minorDigits(model.currency)
+  const basisOf = tariffBasisCache()
+  const levels = model.quantileLevels
+  const tollsOf = (row: ReadonlyArray<number> | undefined) =>
+    row === undefined ? () => 0 : (q: number) => Math.max(0, interpolateQuantile(levels, row, q))
+  /**
+   * The tariff's view of one trip (moment, places; once per quote) and the pricing of one
+   * tariffed provider on it. Undefined for a provider whose version neither meters, fixes nor
+   * levels its price here (then the fitted distribution stands as it is).
+   */
+  const tariffTrip = (trip: Trip, at: number | undefined, regime: Regime) => {
+    if (tariffs === undefined) return undefined
+    const localDate = at === undefined ? undefined : localDateOf(at)
+    // No moment: the newest version, with every dated charge that has begun.
+    const moment: TripMoment = {
+      localDate: localDate ?? "9999-12-31",
+      dayOfWeek: trip.localTime.dayOfWeek,
+      minuteOfDay: trip.localTime.minuteOfDay
+    }
+    const places: TripPlaces = { pickup: tariffs.locate(trip.pickup), dropoff: tariffs.locate(trip.destination) }
+    // The records behind the regime in force were priced under the version of their own era.
+    const eraDate = regime.window?.to ?? regime.effectiveFrom
+    return (
+      tariff: ProviderTariff,
+      metered: (q: number) => number,
+      source: OfferSource,
+      trip: Trip
+    ): { distribution: PriceDistribution; source: OfferSource } | undefined => {
+      const version = versionAt(tariff, localDate)
+      const fees = feeTotal(regime)
+      if (version.level !== undefined) {
+        const charges = chargesFor(version, "meter", moment, places, tariffs.holidays, digits)
+        const base = withLevel((q) => metered(q) - fees, version.level)
+        return {
+          distribution: { quantile: (q) => charges.total(base(q), 0) },
+          source: tariffedSource(source, basisOf(version, charges), levelOf(version, charges))
+        }
+      }
+      const flat = flatFareFor(version, moment, places, tariffs.holidays)
+      if (flat !== undefined) {
+        const charges = chargesFor(version, "flat", moment, places, tariffs.holidays, digits)
+        const special = flat.tollsFrom === undefined ? undefined : model.specialFares?.fares.find((f) => f.id === flat.tollsFrom)
+        const tolls = tollsOf(special === undefined ? undefined : specialRegime(special, localDate)?.tolls)
+        return {
+          distribution: { quantile: (q) => charges.total(flat.amount, tolls(q)) },
+          source: tariffedSource(source, basisOf(version, charges), levelOf(version, charges), flat.name)
+        }
+      }
+      const era = versionAt(tariff, eraDate)
+      if (version.meter === undefined || era.meter === undefined) return undefined
+      const charges = chargesFor(version, "meter", moment, places, tariffs.holidays, digits)
+      // The era's surcharges inside the records' metered part, at this trip's moment and places.
+      let held = 0
+      for (const s of era.surcharges) {
+        if (tariff.recordsInclude.includes(s.name) && conditionHolds(s.when, moment, places, tariffs.holidays)) held += s.amount ?? 0
+      }
+      const rebase = meterRebase(era.meter, version.meter, trip.distanceKm, trip.durationMinutes)
+      // A surcharged meter of the records (Newark): the tolls its trips paid, on top of the meter.
+      const special = special0(trip, at)
+      const tolls = tollsOf(special?.kind === "meter-plus" ? special.tolls : undefined)
+      return {
+        distribution: { quantile: (q) => charges.total(rebase(metered(q) - fees - held), tolls(q)) },
+        source: tariffedSource(source, basisOf(version, charges), levelOf(version, charges))
+      }
+    }
+  }
+  /** The fitted special fare covering a trip, with the row of its regime at the trip's date. */
+  const special0 = (trip: Trip, at: number | undefined) => {
+    if (special === undefined || zoneOf === undefined || !(nearAnchor(trip.pickup) || nearAnchor(trip.destination))) return undefined
+    const fare = specialFareFor(special, zoneOf(trip.pickup), zoneOf(trip.destination))
+    const row = fare === undefined ? undefined : specialRegime(fare, at === undefined ? undefined : localDateOf(at))
+    return fare === undefined || row === undefined ? undefined : { kind: fare.kind, tolls: row.tolls }
   }
   return {
     model,
@@ -217,9 +310,15 @@ export const calibratedMarket = (model: MarketModel): CalibratedMarket => {
         ? undefined
         : specialFareFor(special, zoneOf(trip.pickup), zoneOf(trip.destination))
       const fareRegime = fare === undefined ? undefined : specialRegime(fare, at === undefined ? undefined : localDateOf(at))
+      const priced = tariffed === undefined ? undefined : tariffTrip(trip, at, regime)
       return model.providers.map((p, i) => {
         const metered = priceQuantile(model, regime, i, route, trip.distanceKm, trip.durationMinutes, trip.localTime, month)
         const source = sources[i] ?? {}
+        const tariff = tariffed?.[i]
+        if (tariff !== undefined && priced !== undefined) {
+          const offer = priced(tariff, metered, source, trip)
+          if (offer !== undefined) return { provider: p.provider, serviceLevel: p.serviceLevel, ...offer }
+        }
         if (fare === undefined || fareRegime === undefined || !fare.providers.includes(p.provider)) {
           return { provider: p.provider, serviceLevel: p.serviceLevel, distribution: { quantile: metered }, source }
         }

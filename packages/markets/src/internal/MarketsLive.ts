@@ -8,14 +8,18 @@
  * MarketNotServed, which the API answers as a 400 `result:invalid-request` (docs/api.md).
  */
 import * as FileSystem from "@effect/platform/FileSystem"
-import { Effect, Layer } from "effect"
+import { Effect, Either, Layer } from "effect"
 import { MarketData, MarketNotServed, sampleMarket } from "@ridequote/core"
 import type { Coordinates, Market, Trip } from "@ridequote/core"
 import { contains, extent } from "./Area.js"
 import { calibratedMarket } from "./CalibratedMarket.js"
 import type { CalibratedMarket } from "./CalibratedMarket.js"
-import { invalid, parseModel } from "./ModelFile.js"
-import type { MarketModelInvalid } from "./ModelFile.js"
+import { invalid, parseModelJson } from "./ModelFile.js"
+import type { MarketModel, MarketModelInvalid } from "./ModelFile.js"
+import { marketTariffs } from "./tariff/MarketTariffs.js"
+import type { MarketTariffs } from "./tariff/MarketTariffs.js"
+import { decodeTariffJson, isTariffJson } from "./tariff/TariffFile.js"
+import type { TariffDocument } from "./tariff/TariffFile.js"
 
 /** Which markets `MarketsLive` serves; `marketsSelection` builds it from the command-line options. */
 export interface MarketsOptions {
@@ -25,7 +29,11 @@ export interface MarketsOptions {
   readonly fallbackToSample: boolean
 }
 
-/** Reads and decodes every *.json model in `dir` (name order); any bad file fails the whole load. */
+/**
+ * Reads and decodes every *.json file in `dir` (name order): market models (`ridequote-market`)
+ * and tariffs (`ridequote-tariff`), each tariff pricing the providers of the market it names.
+ * Any bad file fails the whole load.
+ */
 export const loadMarketModels = (
   dir: string
 ): Effect.Effect<ReadonlyArray<CalibratedMarket>, MarketModelInvalid, FileSystem.FileSystem> =>
@@ -35,21 +43,56 @@ export const loadMarketModels = (
       Effect.mapError((e) => invalid(dir, `cannot read the markets folder (${e.message})`))
     )
     const files = names.filter((n) => n.endsWith(".json")).sort()
-    const markets = yield* Effect.forEach(files, (name) => {
+    const documents = yield* Effect.forEach(files, (name) => {
       const path = `${dir.replace(/\/+$/, "")}/${name}`
       return fs.readFileString(path).pipe(
         Effect.mapError((e) => invalid(path, `cannot read (${e.message})`)),
-        Effect.flatMap((text) => parseModel(path, text)),
-        Effect.map(calibratedMarket)
+        Effect.flatMap((text) => parseMarketFile(path, text))
       )
     })
+    const models = documents.flatMap((d) => (d.kind === "model" ? [d] : []))
+    const tariffDocs = documents.flatMap((d) => (d.kind === "tariff" ? [d] : []))
+    const tariffsOf = new Map<string, MarketTariffs>()
+    for (const t of tariffDocs) {
+      if (t.tariff.define !== undefined) {
+        return yield* invalid(t.path, "markets defined by a tariff alone (`define`) are not served by this version")
+      }
+      if (tariffsOf.has(t.tariff.market)) return yield* invalid(t.path, `a second tariff file for market "${t.tariff.market}"`)
+      const priced = models.filter((m) => m.model.id === t.tariff.market || m.model.joins === t.tariff.market)
+      if (priced.length === 0) return yield* invalid(t.path, `prices market "${t.tariff.market}", which no model in the folder is`)
+      for (const p of t.tariff.tariffs) {
+        const model = priced.find((m) => m.model.providers.some((mp) => mp.provider === p.provider && mp.serviceLevel === p.serviceLevel))
+        if (model === undefined) return yield* invalid(t.path, `tariff ${p.provider}/${p.serviceLevel}: market "${t.tariff.market}" has no such provider`)
+        if (model.model.currency !== t.tariff.currency) return yield* invalid(t.path, `currency ${t.tariff.currency} is not the market's (${model.model.currency})`)
+      }
+      tariffsOf.set(t.tariff.market, marketTariffs(t.tariff))
+    }
+    const markets = models.map((m) => calibratedMarket(m.model, tariffsOf.get(m.model.joins ?? m.model.id)))
     const ids = new Set<string>()
     for (const [i, m] of markets.entries()) {
-      if (ids.has(m.id)) return yield* invalid(`${dir}/${files[i] ?? ""}`, `market id "${m.id}" is used by another file`)
+      if (ids.has(m.id)) return yield* invalid(models[i]?.path ?? dir, `market id "${m.id}" is used by another file`)
       ids.add(m.id)
     }
-    return yield* joinMarkets(markets, (m) => `${dir}/${files[markets.indexOf(m)] ?? ""}`)
+    return yield* joinMarkets(markets, (m) => models[markets.indexOf(m)]?.path ?? dir)
   })
+
+/** A file of a markets folder, decoded by its `format`. */
+type MarketFile =
+  | { readonly kind: "model"; readonly path: string; readonly model: MarketModel }
+  | { readonly kind: "tariff"; readonly path: string; readonly tariff: TariffDocument }
+
+const parseMarketFile = (path: string, text: string): Either.Either<MarketFile, MarketModelInvalid> =>
+  Either.try({
+    try: () => JSON.parse(text) as unknown,
+    catch: (e) => invalid(path, `not JSON: ${e instanceof Error ? e.message : String(e)}`)
+  }).pipe(Either.flatMap((json): Either.Either<MarketFile, MarketModelInvalid> =>
+    isTariffJson(json)
+      ? decodeTariffJson(path, json).pipe(
+        Either.map((tariff) => ({ kind: "tariff" as const, path, tariff })),
+        Either.mapLeft((e) => invalid(path, e.message))
+      )
+      : parseModelJson(path, json).pipe(Either.map((model) => ({ kind: "model" as const, path, model })))
+  ))
 
 /**
  * Models that join another market (`joins`: NYC's Uber and Lyft beside its yellow taxi) add

@@ -221,7 +221,12 @@ export const SpecialFare = Schema.Struct({
     effectiveFrom: LocalDate,
     trainingRows: Schema.Int,
     window: Schema.Struct({ from: LocalDate, to: LocalDate }),
-    quantiles: FiniteRow
+    quantiles: FiniteRow,
+    /**
+     * Optional: quantiles of the tolls the same trips paid (what a published flat fare passes
+     * on: the tariff file prices the fare, the records say what the route's tolls come to).
+     */
+    tolls: Schema.optional(FiniteRow)
   }))
 })
 export type SpecialFare = typeof SpecialFare.Type
@@ -346,24 +351,25 @@ export const parseModel = (path: string, text: string): Either.Either<MarketMode
   Either.try({
     try: () => JSON.parse(text) as unknown,
     catch: (e) => invalid(path, `not JSON: ${e instanceof Error ? e.message : String(e)}`)
-  }).pipe(
-    Either.flatMap((json) => {
-      // A clear message for the most likely mismatch before the full structural report.
-      if (typeof json === "object" && json !== null && "format" in json && "version" in json) {
-        if (json.format === MODEL_FORMAT && json.version !== MODEL_VERSION) {
-          return Either.left(
-            invalid(
-              path,
-              `unsupported model version ${String(json.version)} (this program reads version ${MODEL_VERSION}; refit the market with \`ridequote market fit\`)`
-            )
-          )
-        }
-      }
-      return decodeModel(json).pipe(
-        Either.mapLeft((e) => invalid(path, ParseResult.TreeFormatter.formatErrorSync(e)))
+  }).pipe(Either.flatMap((json) => parseModelJson(path, json)))
+
+/** Decodes a model from parsed JSON; `path` only labels the error. */
+export const parseModelJson = (path: string, json: unknown): Either.Either<MarketModel, MarketModelInvalid> => {
+  // A clear message for the most likely mismatch before the full structural report.
+  if (typeof json === "object" && json !== null && "format" in json && "version" in json) {
+    if (json.format === MODEL_FORMAT && json.version !== MODEL_VERSION) {
+      return Either.left(
+        invalid(
+          path,
+          `unsupported model version ${String(json.version)} (this program reads version ${MODEL_VERSION}; refit the market with \`ridequote market fit\`)`
+        )
       )
-    })
+    }
+  }
+  return decodeModel(json).pipe(
+    Either.mapLeft((e) => invalid(path, ParseResult.TreeFormatter.formatErrorSync(e)))
   )
+}
 
 const encodeModel = Schema.encodeSync(MarketModel)
 

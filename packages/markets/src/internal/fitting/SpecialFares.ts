@@ -103,7 +103,8 @@ export const fitSpecialFares = (
         effectiveFrom: regime.effectiveFrom,
         trainingRows: window.length,
         window: { from: first, to: last },
-        quantiles: monotone(quantilesAt(values, model.quantileLevels)).map((v) => round(v, 4))
+        quantiles: monotone(quantilesAt(values, model.quantileLevels)).map((v) => round(v, 4)),
+        tolls: monotone(quantilesAt(window.map((t) => t.tolls ?? 0), model.quantileLevels)).map((v) => round(v, 4))
       })
     })
     if (regimes.length === 0) continue

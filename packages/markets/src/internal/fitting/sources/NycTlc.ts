@@ -189,7 +189,8 @@ export const nycTlcRows = (
       minute: start.minute,
       dayOfWeek: dayOfWeekOf(start.year, start.month, start.day),
       pickup,
-      destination
+      destination,
+      tolls: c.tolls >= 0 ? amountAt(f, c.tolls) : 0
     }
     if (rateCode !== 1) {
       onSpecial?.({ ...observed, rateCode, pickupZone: numberAt(f, c.puZone), dropoffZone: numberAt(f, c.doZone) })

@@ -26,6 +26,8 @@ export interface ObservedTrip {
   readonly dayOfWeek: number
   readonly pickup: Coordinates
   readonly destination: Coordinates
+  /** Tolls inside `price`, where the source records them apart (NYC TLC `tolls_amount`). */
+  readonly tolls?: number
 }
 
 /** Why a row was left out; counted per reason and written into the model's provenance. */

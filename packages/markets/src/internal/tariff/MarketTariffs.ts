@@ -1,0 +1,153 @@
+/**
+ * A market's tariffs ready to price trips: rules for the money, records for the trip.
+ *
+ * A fitted market's records say what a trip between two places is like (its distance, time,
+ * slow time, tolls and how prices scatter) in the money of their own era. The tariff says what
+ * the money is now. A provider with a published meter is priced by taking the fitted metered
+ * part of the records' era apart with that era's rule and applying the rule in force at the
+ * trip's moment:
+ *
+ *   meter_era(q)  = fitted metered part(q) − the era's surcharges the records hold (at the trip's time)
+ *   meter_now(q)  = initial_now + (meter_era(q) − initial_era) × variable_now ÷ variable_era
+ *   price(q)      = charges_now(meter_now(q))   (surcharges, minimum, fees, tolls of the rule now)
+ *
+ * where variable_x is what rule x charges beyond its initial charge for the trip's distance and
+ * time (its slow time as the records of NYC show it at that average speed). Where the two rules
+ * count the same units (NYC 2012 → 2022: 1/5 mile or 60 s) the ratio is the ratio of the unit
+ * prices whatever the trip, so each quantile moves exactly as the meter would. A flat fare in
+ * force replaces the meter: its amount, its surcharges and fees, and the tolls the records of
+ * that fare paid. A provider without a published base fare (ride-hail) keeps the records' base
+ * fare times the version's level factor (its range folded into the spread) plus the fees the
+ * rule publishes.
+ */
+import { normalQuantile } from "@ridequote/core"
+import type { LevelBasis, OfferSource, TariffBasis } from "@ridequote/core"
+import { chargesFor, versionAt } from "./Charges.js"
+import type { Charges, TripMoment, TripPlaces } from "./Charges.js"
+import { meterAmount, meterReading } from "./Meter.js"
+import { slowMinutesOf } from "./SlowTime.js"
+import type { LevelAdjustment, Meter, ProviderTariff, TariffDocument, TariffVersion } from "./TariffFile.js"
+import { zoneLocator } from "./Zones.js"
+import type { ZoneLocator } from "./Zones.js"
+
+/** A tariff document with its zones, holidays and providers indexed. */
+export interface MarketTariffs {
+  readonly document: TariffDocument
+  readonly locate: ZoneLocator
+  readonly holidays: ReadonlySet<string>
+  /** By `"<provider>/<serviceLevel>"`. */
+  readonly byProvider: ReadonlyMap<string, ProviderTariff>
+}
+
+/** Indexes a decoded tariff document. */
+export const marketTariffs = (document: TariffDocument): MarketTariffs => ({
+  document,
+  locate: zoneLocator(document.zones),
+  holidays: new Set(document.holidays.map((h) => h.date)),
+  byProvider: new Map(document.tariffs.map((t) => [`${t.provider}/${t.serviceLevel}`, t]))
+})
+
+/** The part of a meter's charge beyond its initial charge, for a trip as its records see it. */
+const variableCharge = (meter: Meter, distanceKm: number, durationMinutes: number): number => {
+  const slow = meter.time.runs === "below-speed" ? slowMinutesOf(distanceKm, durationMinutes, meter.time.crossoverKmh ?? 1) : 0
+  return meterAmount(meter, meterReading(meter, distanceKm, durationMinutes, slow), true) - meter.initial
+}
+
+/**
+ * How the records' era meter maps onto the meter in force, for one trip: `x` (the era's meter
+ * amount) → the amount now. Monotone in `x`.
+ */
+export const meterRebase = (
+  era: Meter,
+  now: Meter,
+  distanceKm: number,
+  durationMinutes: number
+): ((x: number) => number) => {
+  if (era === now) return (x) => x
+  const before = variableCharge(era, distanceKm, durationMinutes)
+  const after = variableCharge(now, distanceKm, durationMinutes)
+  // A trip too short to show a variable part (under the initial distance): the unit prices' ratio.
+  const eraUnit = (era.distance[0]?.price ?? 0) / (era.distance[0]?.unitKm ?? 1)
+  const nowUnit = (now.distance[0]?.price ?? 0) / (now.distance[0]?.unitKm ?? 1)
+  const ratio = before > 0 ? after / before : eraUnit > 0 ? nowUnit / eraUnit : 1
+  return (x) => now.initial + Math.max(0, x - era.initial) * ratio
+}
+
+/** 1.645: the 95th percentile of the standard normal; a level's low–high is read as its 90 % range. */
+const Z95 = normalQuantile(0.95)
+
+/**
+ * A quantile function scaled by an uncertain level: the median moves by `factor` and the
+ * spread widens by the range, as the sum of two independent log-normal spreads (the records'
+ * own at each level, and the factor's, whose 5th–95th percentiles are `low`–`high`).
+ * Non-decreasing in q when `x` is.
+ */
+export const withLevel = (x: (q: number) => number, level: LevelAdjustment): ((q: number) => number) => {
+  const sigma = Math.log(level.high / level.low) / (2 * Z95)
+  const median = x(0.5)
+  return (q) => {
+    const xq = x(q)
+    if (!(median > 0) || !(xq > 0) || sigma === 0) return xq * level.factor
+    const own = Math.log(xq / median)
+    const z = normalQuantile(q) * sigma
+    const spread = Math.sqrt(own * own + z * z) * (q < 0.5 ? -1 : 1)
+    return median * level.factor * Math.exp(spread)
+  }
+}
+
+/** The version's `TariffBasis` for an offer, made once per (version, charges): offers share it. */
+export const tariffBasisCache = (): ((version: TariffVersion, charges: Charges) => TariffBasis) => {
+  const cache = new Map<string, TariffBasis>()
+  return (version, charges) => {
+    const key = `${version.effectiveFrom}\u0000${version.name}\u0000${charges.applied.join("\u0000")}`
+    let basis = cache.get(key)
+    if (basis === undefined) {
+      basis = {
+        name: version.name,
+        effectiveFrom: version.effectiveFrom,
+        authority: version.source.authority,
+        rule: version.source.rule,
+        url: version.source.url,
+        ...(charges.applied.length === 0 ? {} : { charges: charges.applied })
+      }
+      cache.set(key, basis)
+    }
+    return basis
+  }
+}
+
+/**
+ * The date a version's level is current as of: a level adjustment's evidence date, or the
+ * newest of the version's own date and the dates the charges this trip pays took effect.
+ */
+export const levelOf = (version: TariffVersion, charges: Charges): LevelBasis => {
+  if (version.level !== undefined) {
+    const { asOf, evidence, factor, high, low } = version.level
+    return { asOf, factor, low, high, evidence }
+  }
+  let asOf = version.effectiveFrom
+  for (const item of [...version.surcharges, ...version.fees]) {
+    const from = item.when?.from
+    if (from !== undefined && from > asOf && charges.applied.includes(item.name)) asOf = from
+  }
+  return { asOf }
+}
+
+/** What a tariffed offer publishes: the fitted offer's product and records, the rule and the level. */
+export const tariffedSource = (base: OfferSource, tariff: TariffBasis, level: LevelBasis, fare?: string): OfferSource => ({
+  ...(base.product === undefined ? {} : { product: base.product }),
+  ...(base.records === undefined ? {} : { records: base.records }),
+  ...(fare === undefined ? {} : { fare }),
+  tariff,
+  level
+})
+
+/** The trip's moment and places as the tariff's conditions read them. */
+export interface TariffTrip {
+  readonly moment: TripMoment
+  /** Undefined when the trip has no moment: the newest version prices it. */
+  readonly localDate: string | undefined
+  readonly places: TripPlaces
+}
+
+export { chargesFor, versionAt }

@@ -1,0 +1,315 @@
+/**
+ * The tariff file: a market's published price rules as dated data (`"format": "ridequote-tariff"`).
+ *
+ * A tariff says what a trip costs in money; it does not say how long the trip is. It lists,
+ * per provider and service level, the **versions** of that provider's rule, each with the
+ * local date it took effect and its source (authority, rule, address). A version is a meter
+ * (initial charge, distance tiers, time charge and when time runs), flat fares between sets of
+ * zones, surcharges by local time, day type, holiday and zone, per-trip fees (fixed or a share
+ * of the fare), how tolls are passed on, a minimum fare and the currency. A surcharge or fee
+ * may carry its own dates (`from`, `until`): a congestion toll that began in 2025 does not
+ * need a new version of the 2022 meter.
+ *
+ * A tariff file either prices providers of a market fitted from records (`market`: its id;
+ * the records give the trip) or defines a market of its own (`define`: name, currency, time
+ * zone, area) priced on the tariff and the route resolver alone. The layout is documented
+ * field by field in docs/pricing.md, "The tariff file".
+ */
+import { Currency, MarketId, ServiceLevel } from "@ridequote/core"
+import { Either, ParseResult, Schema } from "effect"
+import { Area, LocalDate, TimeZone } from "../ModelFile.js"
+
+/** The `format` field every tariff file carries. */
+export const TARIFF_FORMAT = "ridequote-tariff" as const
+/** The layout version this code reads. */
+export const TARIFF_VERSION = 1 as const
+
+const Finite = Schema.Number.pipe(Schema.finite())
+const Positive = Finite.pipe(Schema.greaterThan(0))
+const NonNegative = Finite.pipe(Schema.nonNegative())
+
+/** A local wall-clock time `HH:MM` (`24:00` closes a window at midnight). */
+const ClockTime = Schema.String.pipe(
+  Schema.pattern(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, { message: () => "expected HH:MM (00:00–24:00)" })
+)
+
+const ZoneName = Schema.String.pipe(Schema.pattern(/^[a-z0-9][a-z0-9-]{0,63}$/))
+
+/** A named place the rules refer to: a circle around a point, a box or a polygon. */
+export const Zone = Schema.Union(
+  Area,
+  Schema.Struct({
+    kind: Schema.Literal("circle"),
+    latitude: Finite.pipe(Schema.between(-90, 90)),
+    longitude: Finite.pipe(Schema.between(-180, 180)),
+    radiusKm: Positive
+  }),
+  /** Several shapes: a point in any of them is in the zone (Manhattan and its islands). */
+  Schema.Struct({ kind: Schema.Literal("union"), of: Schema.Array(ZoneName).pipe(Schema.minItems(1)) })
+).annotations({ identifier: "TariffZone" })
+export type Zone = typeof Zone.Type
+
+export const DayName = Schema.Literal("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+export type DayName = typeof DayName.Type
+
+/**
+ * When a charge applies. Every condition given must hold; an absent condition always holds.
+ * `from`–`until` are local dates (until exclusive); `days` and `hours` read the local time the
+ * trip starts (`hours.to` before `hours.from` crosses midnight: 20:00–06:00 is a night, and
+ * the days name the day the window starts on); `holidays` "excluded" drops the charge on the
+ * tariff's holidays, "only" keeps it to them. `pickupIn`, `dropoffIn` need that end in one of
+ * the zones; `touches` either end; `between` one end in each set (either way round).
+ */
+export const Condition = Schema.Struct({
+  from: Schema.optional(LocalDate),
+  until: Schema.optional(LocalDate),
+  days: Schema.optional(Schema.Array(DayName).pipe(Schema.minItems(1))),
+  hours: Schema.optional(Schema.Struct({ from: ClockTime, to: ClockTime })),
+  holidays: Schema.optional(Schema.Literal("excluded", "only")),
+  pickupIn: Schema.optional(Schema.Array(ZoneName).pipe(Schema.minItems(1))),
+  dropoffIn: Schema.optional(Schema.Array(ZoneName).pipe(Schema.minItems(1))),
+  /** The drop-off is in none of the zones (NYC's MTA tax: not on trips that end in New Jersey). */
+  dropoffNotIn: Schema.optional(Schema.Array(ZoneName).pipe(Schema.minItems(1))),
+  touches: Schema.optional(Schema.Array(ZoneName).pipe(Schema.minItems(1))),
+  between: Schema.optional(Schema.Tuple(
+    Schema.Array(ZoneName).pipe(Schema.minItems(1)),
+    Schema.Array(ZoneName).pipe(Schema.minItems(1))
+  ))
+}).annotations({ identifier: "TariffCondition" })
+export type Condition = typeof Condition.Type
+
+/**
+ * A charge added to a trip: a fixed `amount`, or `percent` of the meter's (or flat fare's)
+ * amount. `on` says which fares it applies to (default both). A surcharge with a `percent`
+ * scales the fare itself (Tokyo's night +20 %).
+ */
+export const Surcharge = Schema.Struct({
+  name: Schema.String,
+  amount: Schema.optional(NonNegative),
+  percent: Schema.optional(NonNegative),
+  on: Schema.optional(Schema.Literal("meter", "flat", "all")),
+  when: Schema.optional(Condition),
+  /** Where the rule states it, if not in the version's own source (a later notice, a statute). */
+  source: Schema.optional(Schema.String)
+}).pipe(Schema.filter((s) => (s.amount === undefined) !== (s.percent === undefined) || `${s.name}: give amount or percent, not both`))
+  .annotations({ identifier: "TariffSurcharge" })
+export type Surcharge = typeof Surcharge.Type
+
+/**
+ * A per-trip fee collected with the fare (taxes, funds): a fixed `amount` or `percent` of the
+ * fare plus the surcharges before it (`of: "fare"`) or of everything before it including the
+ * earlier fees (`of: "subtotal"`: a sales tax on top of a fund). Fees apply in file order.
+ */
+export const Fee = Schema.Struct({
+  name: Schema.String,
+  amount: Schema.optional(NonNegative),
+  percent: Schema.optional(NonNegative),
+  of: Schema.optional(Schema.Literal("fare", "subtotal")),
+  when: Schema.optional(Condition),
+  source: Schema.optional(Schema.String)
+}).pipe(Schema.filter((f) => (f.amount === undefined) !== (f.percent === undefined) || `${f.name}: give amount or percent, not both`))
+  .annotations({ identifier: "TariffFee" })
+export type Fee = typeof Fee.Type
+
+/** A distance tier: from `fromKm` of the trip on, `price` per `unitKm` travelled. */
+export const DistanceTier = Schema.Struct({ fromKm: NonNegative, unitKm: Positive, price: NonNegative })
+
+/**
+ * The taximeter. `initial` is charged at the start and covers `initialKm` (and, where the rule
+ * says so, `initialSeconds` of slow time). Distance is charged per tier; time per `time.unitSeconds`
+ * while `time.runs`: `"below-speed"` (the meter counts time instead of distance while the
+ * taxi is slower than `crossoverKmh`: NYC, Tokyo, London), `"always"` (time and distance both:
+ * Chicago), or `"never"`. `units`: whether a unit is charged when it begins (`started`, the
+ * meter jumps at the start of each unit) or when it is completed (`completed`).
+ */
+export const Meter = Schema.Struct({
+  initial: NonNegative,
+  initialKm: NonNegative,
+  initialSeconds: Schema.optional(NonNegative),
+  distance: Schema.Array(DistanceTier).pipe(
+    Schema.minItems(1),
+    Schema.filter((ts) => ts.every((t, i) => i === 0 ? t.fromKm === 0 : t.fromKm > (ts[i - 1]?.fromKm ?? 0)) || "tiers start at 0 km and ascend")
+  ),
+  time: Schema.Struct({
+    runs: Schema.Literal("below-speed", "always", "never"),
+    unitSeconds: Positive,
+    price: NonNegative,
+    crossoverKmh: Schema.optional(Positive)
+  }).pipe(Schema.filter((t) => t.runs !== "below-speed" || t.crossoverKmh !== undefined || "below-speed needs crossoverKmh")),
+  units: Schema.Literal("started", "completed")
+}).annotations({ identifier: "TariffMeter" })
+export type Meter = typeof Meter.Type
+
+/** A fare that replaces the meter between two sets of zones (airport flat fares, forfaits). */
+export const FlatFare = Schema.Struct({
+  name: Schema.String,
+  between: Schema.Tuple(Schema.Array(ZoneName).pipe(Schema.minItems(1)), Schema.Array(ZoneName).pipe(Schema.minItems(1))),
+  /** `both-ways` (default) or `outbound` (only from the first set to the second). */
+  direction: Schema.optional(Schema.Literal("both-ways", "outbound")),
+  amount: NonNegative,
+  when: Schema.optional(Condition),
+  /**
+   * A fitted market's special fare (its id in the model file) whose records say what tolls the
+   * trips under this fare paid; without it, a flat fare passes on no tolls.
+   */
+  tollsFrom: Schema.optional(Schema.String),
+  source: Schema.optional(Schema.String)
+}).annotations({ identifier: "TariffFlatFare" })
+
+/**
+ * For a provider that publishes no rule for its base fare (ride-hail): the fitted records'
+ * base fare brought to this version's level by `factor`, with `low`–`high` its range (the
+ * spread widens by it) and `evidence` what it rests on; `asOf` the date of that evidence.
+ */
+export const LevelAdjustment = Schema.Struct({
+  factor: Positive,
+  low: Positive,
+  high: Positive,
+  asOf: LocalDate,
+  evidence: Schema.String
+}).pipe(Schema.filter((l) => (l.low <= l.factor && l.factor <= l.high) || "level: low ≤ factor ≤ high"))
+  .annotations({ identifier: "TariffLevelAdjustment" })
+export type LevelAdjustment = typeof LevelAdjustment.Type
+export type FlatFare = typeof FlatFare.Type
+
+/** Where a version's rule is published. */
+export const TariffSource = Schema.Struct({
+  authority: Schema.String,
+  rule: Schema.String,
+  url: Schema.String,
+  /** The date of the document read (its adoption, publication or last revision). */
+  published: Schema.optional(LocalDate),
+  /** Whether the figures were read in the authority's own text, or only in a secondary report. */
+  reading: Schema.optional(Schema.Literal("primary", "secondary"))
+}).annotations({ identifier: "TariffSource" })
+export type TariffSource = typeof TariffSource.Type
+
+/** One version of a provider's rule: in force from local midnight of `effectiveFrom` until the next. */
+export const TariffVersion = Schema.Struct({
+  name: Schema.String,
+  effectiveFrom: LocalDate,
+  source: TariffSource,
+  meter: Schema.optional(Meter),
+  flatFares: Schema.optionalWith(Schema.Array(FlatFare), { default: () => [] }),
+  surcharges: Schema.optionalWith(Schema.Array(Surcharge), { default: () => [] }),
+  fees: Schema.optionalWith(Schema.Array(Fee), { default: () => [] }),
+  /** `passed-on`: the rider pays the tolls on the route on top; `included`: the fare covers them. */
+  tolls: Schema.Literal("passed-on", "included"),
+  minimumFare: Schema.optional(NonNegative),
+  /** Ride-hail: the records' base fare at this version's level (no meter, no flat fares). */
+  level: Schema.optional(LevelAdjustment)
+}).annotations({ identifier: "TariffVersion" })
+export type TariffVersion = typeof TariffVersion.Type
+
+const ProviderId = Schema.String.pipe(Schema.pattern(/^[a-z0-9][a-z0-9-]{0,63}$/))
+
+/** The rule of one provider and service level, version by version (oldest first). */
+export const ProviderTariff = Schema.Struct({
+  provider: ProviderId,
+  serviceLevel: ServiceLevel,
+  product: Schema.optional(Schema.String),
+  /**
+   * Where the tariff prices a fitted market's provider: the surcharges of the records' own
+   * era (by name, as its version lists them) that the fitted metered part already holds (NYC:
+   * the night and peak surcharges are in the records' `extra`). They are taken out at the
+   * trip's moment before the meter is brought to the version in force.
+   */
+  recordsInclude: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
+  versions: Schema.Array(TariffVersion).pipe(
+    Schema.minItems(1),
+    Schema.filter((vs) => vs.every((v, i) => i === 0 || v.effectiveFrom > (vs[i - 1]?.effectiveFrom ?? "")) || "versions must be in date order")
+  )
+}).annotations({ identifier: "ProviderTariff" })
+export type ProviderTariff = typeof ProviderTariff.Type
+
+/** A market defined by the tariff file itself (no trip records): what the model file would say. */
+export const MarketDefinition = Schema.Struct({
+  name: Schema.String,
+  timeZone: TimeZone,
+  area: Area
+})
+
+const TariffFields = Schema.Struct({
+  format: Schema.Literal(TARIFF_FORMAT),
+  version: Schema.Literal(TARIFF_VERSION),
+  /** The market whose providers these tariffs price (a fitted model's id, or the one defined here). */
+  market: MarketId,
+  currency: Currency,
+  define: Schema.optional(MarketDefinition),
+  zones: Schema.optionalWith(Schema.Record({ key: ZoneName, value: Zone }), { default: () => ({}) }),
+  /** Local dates the rules treat as holidays, with their names. */
+  holidays: Schema.optionalWith(Schema.Array(Schema.Struct({ date: LocalDate, name: Schema.String })), { default: () => [] }),
+  tariffs: Schema.Array(ProviderTariff).pipe(Schema.minItems(1))
+})
+
+const conditionZones = (c: Condition | undefined): ReadonlyArray<string> =>
+  c === undefined ? [] : [...(c.pickupIn ?? []), ...(c.dropoffIn ?? []), ...(c.dropoffNotIn ?? []), ...(c.touches ?? []), ...(c.between?.[0] ?? []), ...(c.between?.[1] ?? [])]
+
+/** Cross-field checks: every zone named is defined, unions refer to defined zones, a version prices something. */
+const tariffProblem = (t: typeof TariffFields.Type): string | undefined => {
+  const defined = new Set(Object.keys(t.zones))
+  for (const [name, zone] of Object.entries(t.zones)) {
+    if (zone.kind === "union") {
+      const missing = zone.of.find((z) => !defined.has(z) || t.zones[z]?.kind === "union")
+      if (missing !== undefined) return `zone ${name}: union member ${missing} is not a defined zone (unions do not nest)`
+    }
+  }
+  const seen = new Set<string>()
+  for (const p of t.tariffs) {
+    const key = `${p.provider}/${p.serviceLevel}`
+    if (seen.has(key)) return `tariff ${key} appears twice`
+    seen.add(key)
+    for (const v of p.versions) {
+      const at = `${key} ${v.effectiveFrom}`
+      if (v.meter === undefined && v.flatFares.length === 0 && v.level === undefined) {
+        return `${at}: a version needs a meter, flat fares or a level over the records`
+      }
+      if (v.level !== undefined && (v.meter !== undefined || v.flatFares.length > 0)) {
+        return `${at}: a level prices the records' base fare; it does not go with a meter or flat fares`
+      }
+      if (t.define !== undefined && v.meter === undefined) return `${at}: a market defined by its tariff needs a meter`
+      const named = [
+        ...v.flatFares.flatMap((f) => [...f.between[0], ...f.between[1], ...conditionZones(f.when)]),
+        ...v.surcharges.flatMap((s) => conditionZones(s.when)),
+        ...v.fees.flatMap((f) => conditionZones(f.when))
+      ]
+      const unknown = named.find((z) => !defined.has(z))
+      if (unknown !== undefined) return `${at}: zone ${unknown} is not defined in zones`
+    }
+  }
+  return undefined
+}
+
+/** A whole tariff file, decoded and checked. */
+export const TariffDocument = TariffFields.pipe(Schema.filter((t) => tariffProblem(t) ?? true))
+  .annotations({ identifier: "TariffDocument" })
+export type TariffDocument = typeof TariffDocument.Type
+
+/** A tariff file that cannot be read or decoded; the message names the file and says why. */
+export class TariffInvalid extends Schema.TaggedError<TariffInvalid>()("TariffInvalid", {
+  path: Schema.String,
+  message: Schema.String
+}) {}
+
+const decodeTariff = Schema.decodeUnknownEither(TariffDocument, { errors: "all", onExcessProperty: "error" })
+
+/** Whether parsed JSON claims to be a tariff file (so a folder can hold models and tariffs). */
+export const isTariffJson = (json: unknown): boolean =>
+  typeof json === "object" && json !== null && "format" in json && json.format === TARIFF_FORMAT
+
+/** Decodes a tariff document from parsed JSON; `path` only labels the error. */
+export const decodeTariffJson = (path: string, json: unknown): Either.Either<TariffDocument, TariffInvalid> => {
+  if (typeof json === "object" && json !== null && "version" in json && isTariffJson(json) && json.version !== TARIFF_VERSION) {
+    return Either.left(new TariffInvalid({ path, message: `tariff ${path}: unsupported version ${String(json.version)} (this program reads ${TARIFF_VERSION})` }))
+  }
+  return decodeTariff(json).pipe(
+    Either.mapLeft((e) => new TariffInvalid({ path, message: `tariff ${path}: ${ParseResult.TreeFormatter.formatErrorSync(e)}` }))
+  )
+}
+
+/** Decodes a tariff document from its JSON text. */
+export const parseTariff = (path: string, text: string): Either.Either<TariffDocument, TariffInvalid> =>
+  Either.try({
+    try: () => JSON.parse(text) as unknown,
+    catch: (e) => new TariffInvalid({ path, message: `tariff ${path}: not JSON: ${e instanceof Error ? e.message : String(e)}` })
+  }).pipe(Either.flatMap((json) => decodeTariffJson(path, json)))

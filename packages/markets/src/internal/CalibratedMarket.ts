@@ -233,8 +233,6 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
       minuteOfDay: trip.localTime.minuteOfDay
     }
     const places: TripPlaces = { pickup: tariffs.locate(trip.pickup), dropoff: tariffs.locate(trip.destination) }
-    // The records behind the regime in force were priced under the version of their own era.
-    const eraDate = regime.window?.to ?? regime.effectiveFrom
     return (
       tariff: ProviderTariff,
       metered: (q: number) => number,
@@ -243,9 +241,18 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
     ): { distribution: PriceDistribution; source: OfferSource } | undefined => {
       const version = versionAt(tariff, localDate)
       const fees = feeTotal(regime)
+      // The records behind the regime in force were priced under the version of their own era.
+      const eraDate = regime.window?.to ?? source.records?.to ?? regime.effectiveFrom
+      const eraMoment: TripMoment = { ...moment, localDate: eraDate }
+      const era = versionAt(tariff, eraDate)
       if (version.level !== undefined) {
+        // Ride-hail: the records' own fare (their era's fees taken off), at this version's level.
+        if (era.level === undefined) return undefined
+        const eraCharges = chargesFor(era, "meter", eraMoment, places, tariffs.holidays, digits)
         const charges = chargesFor(version, "meter", moment, places, tariffs.holidays, digits)
-        const base = withLevel((q) => metered(q) - fees, version.level)
+        const e = era.level.factor
+        const relative = { ...version.level, factor: version.level.factor / e, low: version.level.low / e, high: version.level.high / e }
+        const base = withLevel((q) => eraCharges.fareOf(metered(q) - fees), relative)
         return {
           distribution: { quantile: (q) => charges.total(base(q), 0) },
           source: tariffedSource(source, basisOf(version, charges), levelOf(version, charges))
@@ -261,13 +268,12 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
           source: tariffedSource(source, basisOf(version, charges), levelOf(version, charges), flat.name)
         }
       }
-      const era = versionAt(tariff, eraDate)
       if (version.meter === undefined || era.meter === undefined) return undefined
       const charges = chargesFor(version, "meter", moment, places, tariffs.holidays, digits)
-      // The era's surcharges inside the records' metered part, at this trip's moment and places.
+      // The era's surcharges inside the records' metered part, at this trip's time of day and places.
       let held = 0
       for (const s of era.surcharges) {
-        if (tariff.recordsInclude.includes(s.name) && conditionHolds(s.when, moment, places, tariffs.holidays)) held += s.amount ?? 0
+        if (tariff.recordsInclude.includes(s.name) && conditionHolds(s.when, eraMoment, places, tariffs.holidays)) held += s.amount ?? 0
       }
       const rebase = meterRebase(era.meter, version.meter, trip.distanceKm, trip.durationMinutes)
       // A surcharged meter of the records (Newark): the tolls its trips paid, on top of the meter.

@@ -130,6 +130,12 @@ export interface Charges {
   readonly fareKind: "meter" | "flat"
   /** The total a rider pays for a fare and the trip's tolls. Non-decreasing in both. */
   readonly total: (fare: number, tolls: number) => number
+  /**
+   * The fare behind a total (no tolls): the inverse of `total` where the fare is above the
+   * minimum; 0 for a total at or below what the charges alone come to. Reads a record's price
+   * (everything paid) back to the fare its era's rule charged.
+   */
+  readonly fareOf: (total: number) => number
   /** The same, item by item. */
   readonly itemize: (fare: number, tolls: number) => PricedTrip
   /** The names of the surcharges and fees that apply (for an offer's basis). */
@@ -200,5 +206,17 @@ export const chargesFor = (
     for (const fee of fees) subtotal += fee.amount ?? ((fee.of === "subtotal" ? subtotal : fareForFees) * (fee.percent ?? 0)) / 100
     return subtotal + (tollsPassed ? Math.max(0, tolls) : 0)
   }
-  return { fareKind, total, itemize, applied: [...surcharges.map((s) => s.name), ...fees.map((f) => f.name)] }
+  // total = k × subtotal + c for a subtotal above the minimum, whatever the fees (each is a fixed
+  // amount, a share of the subtotal before the fees, or a share of the running subtotal).
+  let k = 1, c = 0
+  for (const fee of fees) {
+    if (fee.amount !== undefined) c += fee.amount
+    else if (fee.of === "subtotal") (k *= 1 + (fee.percent ?? 0) / 100, c *= 1 + (fee.percent ?? 0) / 100)
+    else k += (fee.percent ?? 0) / 100
+  }
+  const fareOf = (t: number): number => {
+    const subtotal = (t - c) / k
+    return subtotal <= minimum ? 0 : Math.max(0, (subtotal - fixed) / (1 + pct))
+  }
+  return { fareKind, total, fareOf, itemize, applied: [...surcharges.map((s) => s.name), ...fees.map((f) => f.name)] }
 }

@@ -15,8 +15,8 @@ export interface MeterReading {
   readonly meterSeconds: number
 }
 
-// Floating point: 1.6 km / 0.32 km is 4.999999…; a unit counts as completed within a micro-unit.
-const EPS = 1e-9
+// Floating point (and units written to a few decimals): a unit counts as completed within a millionth of one.
+const EPS = 1e-6
 
 const countUnits = (exact: number, units: Meter["units"]): number =>
   exact <= EPS ? 0 : units === "started" ? Math.ceil(exact - EPS) : Math.floor(exact + EPS)

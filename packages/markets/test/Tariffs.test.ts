@@ -20,7 +20,6 @@ import { parseTariff } from "../src/internal/tariff/TariffFile.js"
 import type { Meter, TariffDocument } from "../src/internal/tariff/TariffFile.js"
 
 const MILE = 1.609344
-const FIFTH = MILE / 5
 
 /** The TLC meter of 2022-12-19: $3.00, then $0.70 per 1/5 mile at 12 mph or more, or per 60 s below. */
 const NYC_2022: Meter = {

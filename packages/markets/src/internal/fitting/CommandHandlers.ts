@@ -30,6 +30,12 @@ import type { ZoneCentroids } from "./sources/NycTlc.js"
 import { readTrips, TripRecordsInvalid } from "./sources/TripRecords.js"
 import type { TripTable } from "./sources/TripRecords.js"
 import { Option } from "effect"
+import { marketTariffs } from "../tariff/MarketTariffs.js"
+import { parseTariff } from "../tariff/TariffFile.js"
+import { providerSlug } from "./Fit.js"
+import { evaluateRules, renderRuleEvaluation, todayRatio } from "./RuleEvaluation.js"
+import type { ObservedTrip } from "./sources/ObservedTrip.js"
+import { isHeldOut } from "./sources/TripRecords.js"
 
 /** Per-format defaults: the market a source's records describe. */
 export const FORMAT_DEFAULTS: Readonly<Record<SourceFormat, { id: string; name: string; timeZone: string }>> = {
@@ -245,6 +251,9 @@ export interface EvaluateCommandOptions {
   readonly plot: Option.Option<string>
   readonly routes: RoutesChoice
   readonly minProviderRows: number
+  readonly tariff: Option.Option<string>
+  readonly today: Option.Option<string>
+  readonly rulesOnly: boolean
   readonly quiet: boolean
   readonly json: boolean
 }
@@ -287,6 +296,8 @@ const runTripEvaluate = (o: EvaluateCommandOptions, format: SourceFormat) =>
     const progress = progressTo(o.quiet)
     const model = yield* readModel(o.model)
     const table = yield* readTable(o.inputs, format, o.zones, model.provenance.holdout.salt, progress)
+    const rules = yield* ruleCheck(o, model, table.trips)
+    if (o.rulesOnly) return yield* Console.log(o.json ? JSON.stringify(rules, null, 2) : rules.text)
     const cuts = o.cuts.length > 0 ? o.cuts : defaultCuts(table)
     const forward: Array<Evaluation> = []
     const accuracy = []
@@ -310,7 +321,7 @@ const runTripEvaluate = (o: EvaluateCommandOptions, format: SourceFormat) =>
     yield* writePlot(o.plot, () => reliabilitySvg(all), progress)
     const misses = forward.flatMap(targetMisses)
     if (o.json) {
-      return yield* Console.log(JSON.stringify({ forward, random, specialFares: special, routeAccuracy: accuracy, targetMisses: misses }, null, 2))
+      return yield* Console.log(JSON.stringify({ forward, random, specialFares: special, routeAccuracy: accuracy, targetMisses: misses, rules }, null, 2))
     }
     yield* Console.log(
       [
@@ -326,9 +337,36 @@ const runTripEvaluate = (o: EvaluateCommandOptions, format: SourceFormat) =>
             ""
           ]),
         misses.length === 0 ? "targets (every forward split): all met" : `targets missed:\n  ${misses.join("\n  ")}`,
-        ...targetMisses(random).map((m) => `(random split, for comparison) ${m}`)
+        ...targetMisses(random).map((m) => `(random split, for comparison) ${m}`),
+        ...(rules.text === "" ? [] : ["", rules.text])
       ].join("\n")
     )
+  })
+
+/**
+ * `--tariff`: the rules checked on the records (unseen trips: held out by the fit, or outside
+ * its training span), and with `--today` what those trips cost under the rules in force then.
+ */
+const ruleCheck = (o: EvaluateCommandOptions, model: MarketModel, trips: ReadonlyArray<ObservedTrip>) =>
+  Effect.gen(function*() {
+    if (Option.isNone(o.tariff)) return { eras: [], today: undefined, text: "" }
+    const path = o.tariff.value
+    const text = yield* readText(path)
+    const tariffs = marketTariffs(yield* parseTariff(path, text).pipe(Either.mapLeft((e) => invalid(path, e.message))))
+    const span = model.provenance.trainingSpan
+    const fraction = model.provenance.holdout.fraction
+    const unseen = (t: ObservedTrip) => t.localDate < span.from || t.localDate > span.to || isHeldOut(t.key, fraction)
+    const eras = evaluateRules(model, tariffs, trips, unseen, (t) => providerSlug(t.provider))
+    const today = Option.isSome(o.today) ? todayRatio(model, tariffs, trips, unseen, o.today.value) : undefined
+    const lines = [
+      `rules of ${path} on the records' unseen trips: share of prices at or below each quoted percentile, the quote with the rule (the fitted model alone in brackets), mean pinball loss`,
+      renderRuleEvaluation(model.id, eras),
+      ...(today === undefined ? [] : [
+        "",
+        `the same ${today.rows} trips quoted on their weekday and hour in the week of ${today.today}: quoted p50 ÷ price paid = ${today.median.toFixed(3)} (quartiles ${today.p25.toFixed(3)}–${today.p75.toFixed(3)}); on their own date ${today.thenMedian.toFixed(3)}`
+      ])
+    ]
+    return { eras, today, text: lines.join("\n") }
   })
 
 export interface BacktestCommandOptions {

@@ -169,6 +169,17 @@ export const evaluateCommand = Command.make(
       "osrm=URL: also measure an OSRM-compatible server's route accuracy on up to 2,000 trips per forward split (offline and empirical are always measured)"
     ),
     minProviderRows,
+    tariff: Options.text("tariff").pipe(
+      Options.withPseudoName("TARIFF_JSON"),
+      Options.withDescription("Also check the published rules of this tariff file on the records: each era's unseen trips priced as a quote prices them, beside the fitted model alone"),
+      Options.optional
+    ),
+    today: Options.text("today").pipe(
+      Options.withPseudoName("DATE"),
+      Options.withDescription("With --tariff: price the same trips on their weekday and hour in the week of this local date YYYY-MM-DD, and report today's price ÷ what was paid"),
+      Options.optional
+    ),
+    rulesOnly: Options.boolean("rules-only").pipe(Options.withDescription("With --tariff: only the rule check (no forward splits, no refits)")),
     quiet,
     json
   },

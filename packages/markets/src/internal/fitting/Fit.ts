@@ -92,7 +92,14 @@ export interface FitOptions extends MarketFitBase {
    * a trip today is closer to last year's than to that of five years ago.
    */
   readonly recent?: { readonly months: number; readonly minRows: number }
+  /**
+   * Fit the metered part on each trip's price less its own flat fees (default), not less the
+   * regime's typical fees: a tariff then charges each trip the fees its own places call for.
+   */
+  readonly ownFees?: boolean
 }
+
+const feeTotalOf = (fees: Readonly<Record<string, number>>): number => Object.values(fees).reduce((a, b) => a + b, 0)
 
 export const DEFAULT_RECENT = { months: 6, minRows: 1500 } as const
 
@@ -417,13 +424,16 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
   const fees = groups.map(typicalFees)
   // Every training trip of each regime as the fit sees it (the seasonal index reads them all;
   // the regime's rates and spread only its recent window).
+  const ownFees = options.ownFees ?? true
   const rowsOf = (trips: ReadonlyArray<ObservedTrip>, regimeFees: Record<string, number>): RegimeRows => {
     const feeSum = Object.values(regimeFees).reduce((a, b) => a + b, 0)
     const supplied: Array<Row> = []
     const resolved: Array<Row> = []
     for (const t of trips) {
-      // The metered part as a quote would see it: the regime's flat fees, not this trip's own.
-      const price = t.price - feeSum
+      // The metered part: what the trip paid less its own flat fees (a trip outside the
+      // congestion zone paid no congestion surcharge), so the fitted trip is the same whatever
+      // fees a tariff charges it; a quote without a tariff adds the regime's typical fees.
+      const price = t.price - (ownFees ? feeTotalOf(t.fees) : feeSum)
       const time = clockOf(t)
       const month = t.localDate.slice(0, 7)
       const provider = providerOf(t.provider)

@@ -215,6 +215,11 @@ export const ProviderTariff = Schema.Struct({
    * trip's moment before the meter is brought to the version in force.
    */
   recordsInclude: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
+  /**
+   * Charges of the rule (by name) that the records' price leaves out (Chicago's `fare` column
+   * has no airport departure tax): the rule check on the records prices without them.
+   */
+  recordsExclude: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
   versions: Schema.Array(TariffVersion).pipe(
     Schema.minItems(1),
     Schema.filter((vs) => vs.every((v, i) => i === 0 || v.effectiveFrom > (vs[i - 1]?.effectiveFrom ?? "")) || "versions must be in date order")

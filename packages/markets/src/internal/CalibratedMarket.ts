@@ -19,10 +19,9 @@ import type { BaseFare, MarketModel, Regime, SpecialFare, SpecialFares } from ".
 import { greatCircleKm } from "@ridequote/core"
 import type { Coordinates } from "@ridequote/core"
 import { interpolateQuantile } from "./Quantiles.js"
-import { conditionHolds, flatFareFor } from "./tariff/Charges.js"
-import type { TripMoment, TripPlaces } from "./tariff/Charges.js"
+import { chargesCache, conditionHolds, flatFareFor } from "./tariff/Charges.js"
+import type { Charges, TripMoment, TripPlaces } from "./tariff/Charges.js"
 import {
-  chargesFor,
   levelOf,
   meterRebase,
   tariffBasisCache,
@@ -31,7 +30,7 @@ import {
   withLevel
 } from "./tariff/MarketTariffs.js"
 import type { MarketTariffs } from "./tariff/MarketTariffs.js"
-import type { ProviderTariff } from "./tariff/TariffFile.js"
+import type { ProviderTariff, TariffVersion } from "./tariff/TariffFile.js"
 
 /**
  * Where a trip's distance and duration came from: sent by the caller (`supplied`) or inferred by
@@ -215,6 +214,21 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
     : model.providers.map((p) => tariffs.byProvider.get(`${p.provider}/${p.serviceLevel}`))
   const digits = minorDigits(model.currency)
   const basisOf = tariffBasisCache()
+  const chargesOf = chargesCache(digits)
+  // What a tariffed offer publishes, made once per (charges, fitted offer, flat fare).
+  const published = new WeakMap<Charges, Map<OfferSource, Map<string, OfferSource>>>()
+  const sourceOf = (version: TariffVersion, charges: Charges, base: OfferSource, fare?: string): OfferSource => {
+    let bySource = published.get(charges)
+    if (bySource === undefined) published.set(charges, bySource = new Map())
+    let byFare = bySource.get(base)
+    if (byFare === undefined) bySource.set(base, byFare = new Map())
+    let source = byFare.get(fare ?? "")
+    if (source === undefined) {
+      source = tariffedSource(base, basisOf(version, charges), levelOf(version, charges), fare)
+      byFare.set(fare ?? "", source)
+    }
+    return source
+  }
   const levels = model.quantileLevels
   const tollsOf = (row: ReadonlyArray<number> | undefined) =>
     row === undefined ? () => 0 : (q: number) => Math.max(0, interpolateQuantile(levels, row, q))
@@ -248,28 +262,28 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
       if (version.level !== undefined) {
         // Ride-hail: the records' own fare (their era's fees taken off), at this version's level.
         if (era.level === undefined) return undefined
-        const eraCharges = chargesFor(era, "meter", eraMoment, places, tariffs.holidays, digits)
-        const charges = chargesFor(version, "meter", moment, places, tariffs.holidays, digits)
+        const eraCharges = chargesOf(era, "meter", eraMoment, places, tariffs.holidays)
+        const charges = chargesOf(version, "meter", moment, places, tariffs.holidays)
         const e = era.level.factor
         const relative = { ...version.level, factor: version.level.factor / e, low: version.level.low / e, high: version.level.high / e }
         const base = withLevel((q) => eraCharges.fareOf(metered(q) - fees), relative)
         return {
           distribution: { quantile: (q) => charges.total(base(q), 0) },
-          source: tariffedSource(source, basisOf(version, charges), levelOf(version, charges))
+          source: sourceOf(version, charges, source)
         }
       }
       const flat = flatFareFor(version, moment, places, tariffs.holidays)
       if (flat !== undefined) {
-        const charges = chargesFor(version, "flat", moment, places, tariffs.holidays, digits)
+        const charges = chargesOf(version, "flat", moment, places, tariffs.holidays)
         const special = flat.tollsFrom === undefined ? undefined : model.specialFares?.fares.find((f) => f.id === flat.tollsFrom)
         const tolls = tollsOf(special === undefined ? undefined : specialRegime(special, localDate)?.tolls)
         return {
           distribution: { quantile: (q) => charges.total(flat.amount, tolls(q)) },
-          source: tariffedSource(source, basisOf(version, charges), levelOf(version, charges), flat.name)
+          source: sourceOf(version, charges, source, flat.name)
         }
       }
       if (version.meter === undefined || era.meter === undefined) return undefined
-      const charges = chargesFor(version, "meter", moment, places, tariffs.holidays, digits)
+      const charges = chargesOf(version, "meter", moment, places, tariffs.holidays)
       // The era's surcharges inside the records' metered part, at this trip's time of day and places.
       let held = 0
       for (const s of era.surcharges) {
@@ -281,7 +295,7 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
       const tolls = tollsOf(special?.kind === "meter-plus" ? special.tolls : undefined)
       return {
         distribution: { quantile: (q) => charges.total(rebase(metered(q) - fees - held), tolls(q)) },
-        source: tariffedSource(source, basisOf(version, charges), levelOf(version, charges))
+        source: sourceOf(version, charges, source)
       }
     }
   }

@@ -31,6 +31,7 @@ import { readTrips, TripRecordsInvalid } from "./sources/TripRecords.js"
 import type { TripTable } from "./sources/TripRecords.js"
 import { Option } from "effect"
 import { marketTariffs } from "../tariff/MarketTariffs.js"
+import type { MarketTariffs } from "../tariff/MarketTariffs.js"
 import { parseTariff } from "../tariff/TariffFile.js"
 import { providerSlug } from "./Fit.js"
 import { evaluateRules, renderRuleEvaluation, todayRatio } from "./RuleEvaluation.js"
@@ -296,14 +297,15 @@ const runTripEvaluate = (o: EvaluateCommandOptions, format: SourceFormat) =>
     const progress = progressTo(o.quiet)
     const model = yield* readModel(o.model)
     const table = yield* readTable(o.inputs, format, o.zones, model.provenance.holdout.salt, progress)
-    const rules = yield* ruleCheck(o, model, table.trips)
+    const tariffs = yield* readTariffs(o.tariff)
+    const rules = ruleCheck(o, model, table.trips, tariffs)
     if (o.rulesOnly) return yield* Console.log(o.json ? JSON.stringify(rules, null, 2) : rules.text)
     const cuts = o.cuts.length > 0 ? o.cuts : defaultCuts(table)
     const forward: Array<Evaluation> = []
     const accuracy = []
     for (const cut of cuts) {
       yield* progress(`forward split at ${cut}: fitting on the trips before it`)
-      const [split] = yield* forwardEvaluation(table, fitOptionsOf(model, o.minProviderRows), [cut], o.horizonMonths)
+      const [split] = yield* forwardEvaluation(table, fitOptionsOf(model, o.minProviderRows), [cut], o.horizonMonths, tariffs)
       if (split === undefined) continue
       forward.push(split.evaluation)
       const measured = routeAccuracy(split.model, table, cut, split.end)
@@ -315,7 +317,7 @@ const runTripEvaluate = (o: EvaluateCommandOptions, format: SourceFormat) =>
       const osrm = yield* measureOsrm(o.routes.baseUrl, scoredTrips(table, cut, split.end), OSRM_SAMPLE)
       accuracy.push({ ...measured, resolvers: [...measured.resolvers, osrm] })
     }
-    const random = evaluate(model, table)
+    const random = evaluate(model, table, tariffs)
     const special = evaluateSpecialFares(model, table.specialFares ?? [])
     const all = [...forward, random]
     yield* writePlot(o.plot, () => reliabilitySvg(all), progress)
@@ -347,27 +349,38 @@ const runTripEvaluate = (o: EvaluateCommandOptions, format: SourceFormat) =>
  * `--tariff`: the rules checked on the records (unseen trips: held out by the fit, or outside
  * its training span), and with `--today` what those trips cost under the rules in force then.
  */
-const ruleCheck = (o: EvaluateCommandOptions, model: MarketModel, trips: ReadonlyArray<ObservedTrip>) =>
-  Effect.gen(function*() {
-    if (Option.isNone(o.tariff)) return { eras: [], today: undefined, text: "" }
-    const path = o.tariff.value
-    const text = yield* readText(path)
-    const tariffs = marketTariffs(yield* parseTariff(path, text).pipe(Either.mapLeft((e) => invalid(path, e.message))))
-    const span = model.provenance.trainingSpan
-    const fraction = model.provenance.holdout.fraction
-    const unseen = (t: ObservedTrip) => t.localDate < span.from || t.localDate > span.to || isHeldOut(t.key, fraction)
-    const eras = evaluateRules(model, tariffs, trips, unseen, (t) => providerSlug(t.provider))
-    const today = Option.isSome(o.today) ? todayRatio(model, tariffs, trips, unseen, o.today.value) : undefined
-    const lines = [
-      `rules of ${path} on the records' unseen trips: share of prices at or below each quoted percentile, the quote with the rule (the fitted model alone in brackets), mean pinball loss`,
-      renderRuleEvaluation(model.id, eras),
-      ...(today === undefined ? [] : [
-        "",
-        `the same ${today.rows} trips quoted on their weekday and hour in the week of ${today.today}: quoted p50 ÷ price paid = ${today.median.toFixed(3)} (quartiles ${today.p25.toFixed(3)}–${today.p75.toFixed(3)}); on their own date ${today.thenMedian.toFixed(3)}`
-      ])
-    ]
-    return { eras, today, text: lines.join("\n") }
-  })
+const ruleCheck = (
+  o: EvaluateCommandOptions,
+  model: MarketModel,
+  trips: ReadonlyArray<ObservedTrip>,
+  tariffs: MarketTariffs | undefined
+) => {
+  if (tariffs === undefined || Option.isNone(o.tariff)) return { eras: [], today: undefined, text: "" }
+  const span = model.provenance.trainingSpan
+  const fraction = model.provenance.holdout.fraction
+  const unseen = (t: ObservedTrip) => t.localDate < span.from || t.localDate > span.to || isHeldOut(t.key, fraction)
+  const eras = evaluateRules(model, tariffs, trips, unseen, (t) => providerSlug(t.provider))
+  const today = Option.isSome(o.today) ? todayRatio(model, tariffs, trips, unseen, o.today.value) : undefined
+  const lines = [
+    `rules of ${o.tariff.value} on the records' unseen trips: share of prices at or below each quoted percentile, the quote with the rule (the fitted model alone in brackets), mean pinball loss`,
+    renderRuleEvaluation(model.id, eras),
+    ...(today === undefined ? [] : [
+      "",
+      `the same ${today.rows} trips quoted on their weekday and hour in the week of ${today.today}: quoted p50 ÷ price paid = ${today.median.toFixed(3)} (quartiles ${today.p25.toFixed(3)}–${today.p75.toFixed(3)}); on their own date ${today.thenMedian.toFixed(3)}`
+    ])
+  ]
+  return { eras, today, text: lines.join("\n") }
+}
+
+/** `--tariff FILE`, decoded and indexed (absent: the fit alone is scored). */
+const readTariffs = (path: Option.Option<string>) =>
+  Option.isNone(path)
+    ? Effect.succeed(undefined)
+    : Effect.flatMap(readText(path.value), (text) =>
+      parseTariff(path.value, text).pipe(
+        Either.map(marketTariffs),
+        Either.mapLeft((e) => invalid(path.value, e.message))
+      ))
 
 export interface BacktestCommandOptions {
   readonly input: string

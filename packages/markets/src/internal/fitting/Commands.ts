@@ -171,7 +171,7 @@ export const evaluateCommand = Command.make(
     minProviderRows,
     tariff: Options.text("tariff").pipe(
       Options.withPseudoName("TARIFF_JSON"),
-      Options.withDescription("Also check the published rules of this tariff file on the records: each era's unseen trips priced as a quote prices them, beside the fitted model alone"),
+      Options.withDescription("Score the quotes as served with this tariff file (the rules for the money), and check its rules on the records: each era's unseen trips priced as a quote prices them, beside the fitted model alone"),
       Options.optional
     ),
     today: Options.text("today").pipe(

@@ -10,11 +10,16 @@
  * p25, p50, p75, p95 the share of real prices at or below the quoted percentile, and the mean
  * pinball loss against a naive baseline fitted on the same training trips (one price per km
  * whose quantiles are those of price ÷ km).
+ *
+ * With the market's tariffs (`market evaluate --tariff`), the quotes scored are those served:
+ * the fitted trip with the money of the rule in force on each trip's date (MarketTariffs).
  */
 import { PERCENTILE_LEVELS } from "@ridequote/core"
 import { contains } from "../Area.js"
-import { priceQuantile, regimeFinder } from "../CalibratedMarket.js"
-import type { RouteKind } from "../CalibratedMarket.js"
+import { DateTime } from "effect"
+import { calibratedMarket, priceQuantile, regimeFinder } from "../CalibratedMarket.js"
+import type { CalibratedMarket, RouteKind } from "../CalibratedMarket.js"
+import type { MarketTariffs } from "../tariff/MarketTariffs.js"
 import { wallClock, localMidnight } from "../LocalClock.js"
 import type { MarketModel } from "../ModelFile.js"
 import { pinballLoss, quantilesAt } from "../Quantiles.js"
@@ -76,12 +81,39 @@ const span = (trips: ReadonlyArray<ObservedTrip>): { from: string; to: string } 
   return { from, to }
 }
 
+/** The quote a trip of the records gets from a market (its tariffs applied), at its own moment. */
+const quotedQuantile = (
+  market: CalibratedMarket,
+  model: MarketModel,
+  t: ObservedTrip,
+  providerIndex: number,
+  route: RouteKind,
+  f: { km: number; minutes: number }
+): ((q: number) => number) => {
+  const departAt = DateTime.unsafeMake(localMidnight(model.timeZone, t.localDate) + (t.hour * 60 + t.minute) * 60_000)
+  const offers = market.offers({
+    pickup: t.pickup,
+    destination: t.destination,
+    distanceKm: f.km,
+    durationMinutes: f.minutes,
+    mode: "Realtime",
+    routeSource: route,
+    localTime: wallClock(t.hour, t.minute, t.dayOfWeek),
+    departAt
+  })
+  const offer = offers[providerIndex]
+  return offer === undefined ? () => Number.NaN : offer.distribution.quantile
+}
+
 /** Scores `scored` trips on `model`, each on the regime of its own date; baseline from `training`. */
 export const score = (
   model: MarketModel,
   training: ReadonlyArray<ObservedTrip>,
-  scored: ReadonlyArray<ObservedTrip>
+  scored: ReadonlyArray<ObservedTrip>,
+  /** The market's tariffs: score the quote as served (rules for the money), not the fit alone. */
+  tariffs?: MarketTariffs
 ): { readonly routes: ReadonlyArray<RouteEvaluation>; readonly outsideArea: number } => {
+  const served_ = tariffs === undefined ? undefined : calibratedMarket(model, tariffs)
   const served = scored.filter((t) => contains(model.area, t.pickup))
   const ids = model.providers.map((p) => p.provider)
   const otherIndex = ids.indexOf("other")
@@ -117,7 +149,9 @@ export const score = (
       const p = providerIndex(t.provider)
       const f = featuresOf(model, t, route)
       if (p < 0 || f === undefined) continue
-      const quantileAt = priceQuantile(model, regimeOf(t), p, route, f.km, f.minutes, wallClock(t.hour, t.minute, t.dayOfWeek), Number(t.localDate.slice(5, 7)))
+      const quantileAt = served_ === undefined
+        ? priceQuantile(model, regimeOf(t), p, route, f.km, f.minutes, wallClock(t.hour, t.minute, t.dayOfWeek), Number(t.localDate.slice(5, 7)))
+        : quotedQuantile(served_, model, t, p, route, f)
       n++
       levels.forEach((q, i) => {
         // The service publishes cents: compare the price with the rounded percentile.
@@ -136,12 +170,12 @@ export const score = (
 }
 
 /** The random split: the rows the fit kept aside (same hash rule), scored on the model. */
-export const evaluate = (model: MarketModel, table: TripTable): Evaluation => {
+export const evaluate = (model: MarketModel, table: TripTable, tariffs?: MarketTariffs): Evaluation => {
   const { fraction } = model.provenance.holdout
   const rows = marketRows(table.trips).kept
   const training = rows.filter((t) => !isHeldOut(t.key, fraction))
   const heldOut = rows.filter((t) => isHeldOut(t.key, fraction))
-  const { routes, outsideArea } = score(model, training, heldOut)
+  const { routes, outsideArea } = score(model, training, heldOut, tariffs)
   return {
     market: model.id,
     split: "random",
@@ -167,12 +201,13 @@ export const forwardSplit = (
   model: MarketModel,
   table: TripTable,
   cut: string,
-  end: string
+  end: string,
+  tariffs?: MarketTariffs
 ): Evaluation => {
   const rows = marketRows(table.trips).kept
   const training = rows.filter((t) => t.localDate < cut)
   const scored = rows.filter((t) => t.localDate >= cut && t.localDate < end)
-  const { routes, outsideArea } = score(model, training, scored)
+  const { routes, outsideArea } = score(model, training, scored, tariffs)
   return {
     market: model.id,
     split: "forward",

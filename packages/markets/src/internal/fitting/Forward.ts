@@ -6,6 +6,7 @@
  * show a new tariff regime beginning: no model fitted before a tariff change can know the new
  * tariff, and the way a market follows one is a refit (docs, "Refreshing a market").
  */
+import type { MarketTariffs } from "../tariff/MarketTariffs.js"
 import { Either } from "effect"
 import type { MarketModel } from "../ModelFile.js"
 import type { Evaluation } from "./Evaluation.js"
@@ -33,7 +34,9 @@ export const forwardEvaluation = (
   table: TripTable,
   options: FitOptions,
   cuts: ReadonlyArray<string>,
-  horizonMonths: number
+  horizonMonths: number,
+  /** Score the quotes as served with these tariffs (the rules for the money), not the fit alone. */
+  tariffs?: MarketTariffs
 ): Either.Either<ReadonlyArray<ForwardSplitResult>, FitFailed> => {
   const starts = detectRegimes(marketRows(table.trips).kept, options.regimes ?? DEFAULT_REGIME_OPTIONS)
     .slice(1)
@@ -49,7 +52,7 @@ export const forwardEvaluation = (
           end,
           ...(next !== undefined ? { endsAtRegime: next } : {}),
           model,
-          evaluation: forwardSplit(model, table, cut, end)
+          evaluation: forwardSplit(model, table, cut, end, tariffs)
         }))
       )
     })

@@ -162,8 +162,51 @@ export const chargesFor = (
   minorDigits: number
 ): Charges => {
   const applies = (on: "meter" | "flat" | "all" | undefined) => on === undefined || on === "all" || on === fareKind
-  const surcharges = version.surcharges.filter((s) => applies(s.on) && conditionHolds(s.when, moment, places, holidays))
-  const fees = version.fees.filter((f) => conditionHolds(f.when, moment, places, holidays))
+  return buildCharges(
+    version,
+    fareKind,
+    version.surcharges.filter((s) => applies(s.on) && conditionHolds(s.when, moment, places, holidays)),
+    version.fees.filter((f) => conditionHolds(f.when, moment, places, holidays)),
+    minorDigits
+  )
+}
+
+/**
+ * `chargesFor` with memory: the charges of a version depend on a trip only through which of its
+ * surcharges and fees apply, so trips that pay the same items share one `Charges` (built once,
+ * with its receipts and inverse). The quote path asks for it per offer; this keeps it from
+ * allocating per quote.
+ */
+export const chargesCache = (minorDigits: number) => {
+  const byVersion = new WeakMap<TariffVersion, Map<number, Charges>>()
+  return (version: TariffVersion, fareKind: "meter" | "flat", moment: TripMoment, places: TripPlaces, holidays: ReadonlySet<string>): Charges => {
+    const items = version.surcharges.length + version.fees.length
+    // A bit per item and one for the fare's kind; more than 50 items is not cached.
+    if (items > 50) return chargesFor(version, fareKind, moment, places, holidays, minorDigits)
+    let key = fareKind === "meter" ? 1 : 0
+    for (const s of version.surcharges) {
+      const on = s.on
+      key = key * 2 + ((on === undefined || on === "all" || on === fareKind) && conditionHolds(s.when, moment, places, holidays) ? 1 : 0)
+    }
+    for (const f of version.fees) key = key * 2 + (conditionHolds(f.when, moment, places, holidays) ? 1 : 0)
+    let cached = byVersion.get(version)
+    if (cached === undefined) byVersion.set(version, cached = new Map())
+    let charges = cached.get(key)
+    if (charges === undefined) {
+      charges = chargesFor(version, fareKind, moment, places, holidays, minorDigits)
+      cached.set(key, charges)
+    }
+    return charges
+  }
+}
+
+const buildCharges = (
+  version: TariffVersion,
+  fareKind: "meter" | "flat",
+  surcharges: TariffVersion["surcharges"],
+  fees: TariffVersion["fees"],
+  minorDigits: number
+): Charges => {
   const minimum = version.minimumFare ?? 0
   const tollsPassed = version.tolls === "passed-on"
   const itemize = (fare: number, tolls: number): PricedTrip => {

@@ -97,10 +97,9 @@ export const withLevel = (x: (q: number) => number, level: LevelAdjustment): ((q
 
 /** The version's `TariffBasis` for an offer, made once per (version, charges): offers share it. */
 export const tariffBasisCache = (): ((version: TariffVersion, charges: Charges) => TariffBasis) => {
-  const cache = new Map<string, TariffBasis>()
+  const cache = new WeakMap<Charges, TariffBasis>()
   return (version, charges) => {
-    const key = `${version.effectiveFrom}\u0000${version.name}\u0000${charges.applied.join("\u0000")}`
-    let basis = cache.get(key)
+    let basis = cache.get(charges)
     if (basis === undefined) {
       basis = {
         name: version.name,
@@ -110,7 +109,7 @@ export const tariffBasisCache = (): ((version: TariffVersion, charges: Charges) 
         url: version.source.url,
         ...(charges.applied.length === 0 ? {} : { charges: charges.applied })
       }
-      cache.set(key, basis)
+      cache.set(charges, basis)
     }
     return basis
   }

@@ -12,24 +12,84 @@ import type { Zone } from "./TariffFile.js"
 /** A function from a point to the names of the zones that contain it. */
 export type ZoneLocator = (p: Coordinates) => ReadonlySet<string>
 
-const inShape = (zone: Exclude<Zone, { kind: "union" }>, p: Coordinates): boolean =>
-  zone.kind === "circle"
-    ? greatCircleKm(p, { latitude: zone.latitude, longitude: zone.longitude }) <= zone.radiusKm
-    : contains(zone, p)
+type Shape = Exclude<Zone, { kind: "union" }>
+
+/** A shape's test with a bounding-box check first (most points of a market are in few zones). */
+const shapeTest = (zone: Shape): ((p: Coordinates) => boolean) => {
+  if (zone.kind === "circle") {
+    const centre = { latitude: zone.latitude, longitude: zone.longitude }
+    const dLat = zone.radiusKm / 110.5
+    const dLon = dLat / Math.max(0.05, Math.cos((zone.latitude * Math.PI) / 180))
+    return (p) =>
+      Math.abs(p.latitude - zone.latitude) <= dLat && Math.abs(p.longitude - zone.longitude) <= dLon &&
+      greatCircleKm(p, centre) <= zone.radiusKm
+  }
+  if (zone.kind === "bbox") return (p) => contains(zone, p)
+  return polygonTest(zone)
+}
+
+/** Cells per side of a polygon's grid: most points fall in a cell wholly inside or outside. */
+const GRID = 64
+const OUTSIDE = 0, INSIDE = 1, EDGE = 2
+
+/**
+ * A polygon's test through a grid over its bounding box: a cell that no edge crosses is wholly
+ * inside or outside (its centre says which); only points in cells an edge crosses (or touches,
+ * one cell around) are ray-cast. Exact: the grid only skips work.
+ */
+const polygonTest = (zone: Extract<Shape, { kind: "polygon" }>): ((p: Coordinates) => boolean) => {
+  let south = 90, north = -90, west = 180, east = -180
+  for (const [lon, lat] of zone.ring) (south = Math.min(south, lat), north = Math.max(north, lat), west = Math.min(west, lon), east = Math.max(east, lon))
+  const cellLat = (north - south) / GRID || 1e-9, cellLon = (east - west) / GRID || 1e-9
+  const cells = new Uint8Array(GRID * GRID)
+  const mark = (x: number, y: number) => {
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        const cx = x + dx, cy = y + dy
+        if (cx >= 0 && cx < GRID && cy >= 0 && cy < GRID) cells[cy * GRID + cx] = EDGE
+      }
+    }
+  }
+  const ring = zone.ring
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [x0, y0] = ring[j] ?? [0, 0], [x1, y1] = ring[i] ?? [0, 0]
+    // Steps of a quarter cell along the edge; the one-cell margin catches a corner clipped between steps.
+    const steps = Math.max(1, Math.ceil(4 * Math.max(Math.abs(x1 - x0) / cellLon, Math.abs(y1 - y0) / cellLat)))
+    for (let k = 0; k <= steps; k++) {
+      const x = x0 + ((x1 - x0) * k) / steps, y = y0 + ((y1 - y0) * k) / steps
+      mark(Math.min(GRID - 1, Math.floor((x - west) / cellLon)), Math.min(GRID - 1, Math.floor((y - south) / cellLat)))
+    }
+  }
+  for (let cy = 0; cy < GRID; cy++) {
+    for (let cx = 0; cx < GRID; cx++) {
+      const at = cy * GRID + cx
+      if (cells[at] === EDGE) continue
+      const centre = { latitude: south + (cy + 0.5) * cellLat, longitude: west + (cx + 0.5) * cellLon }
+      cells[at] = contains(zone, centre) ? INSIDE : OUTSIDE
+    }
+  }
+  return (p) => {
+    if (p.latitude < south || p.latitude > north || p.longitude < west || p.longitude > east) return false
+    const cx = Math.min(GRID - 1, Math.floor((p.longitude - west) / cellLon))
+    const cy = Math.min(GRID - 1, Math.floor((p.latitude - south) / cellLat))
+    const state = cells[cy * GRID + cx]
+    return state === EDGE ? contains(zone, p) : state === INSIDE
+  }
+}
 
 /** The locator of a tariff file's zones (unions hold a point any of their members holds). */
 export const zoneLocator = (zones: Readonly<Record<string, Zone>>): ZoneLocator => {
-  const shapes: Array<[string, Exclude<Zone, { kind: "union" }>]> = []
+  const shapes: Array<[string, (p: Coordinates) => boolean]> = []
   const unions: Array<[string, ReadonlyArray<string>]> = []
   for (const [name, zone] of Object.entries(zones)) {
     if (zone.kind === "union") unions.push([name, zone.of])
-    else shapes.push([name, zone])
+    else shapes.push([name, shapeTest(zone)])
   }
   const none: ReadonlySet<string> = new Set()
   return (p) => {
     let found: Set<string> | undefined
-    for (const [name, shape] of shapes) {
-      if (inShape(shape, p)) (found ??= new Set()).add(name)
+    for (const [name, test] of shapes) {
+      if (test(p)) (found ??= new Set()).add(name)
     }
     if (found === undefined) return none
     for (const [name, members] of unions) {

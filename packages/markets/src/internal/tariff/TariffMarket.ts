@@ -97,7 +97,8 @@ export const meterFareGrid = (
 ): ReadonlyArray<number> => {
   const slow = slowAt(meter, distanceKm, durationMinutes)
   const fares = routeSource === "resolved"
-    ? GRID.map((q) => meterAmount(meter, meterReading(meter, distanceKm, durationMinutes, slow(0)), true) * routeRatio(distanceKm, q))
+    // A real fare is never under the initial charge, however short the real route was.
+    ? GRID.map((q) => Math.max(meter.initial, meterAmount(meter, meterReading(meter, distanceKm, durationMinutes, slow(0)), true) * routeRatio(distanceKm, q)))
     : Z_GRID.map((z) => meterAmount(meter, meterReading(meter, distanceKm, durationMinutes, slow(z))))
   let floor = 0
   return fares.map((f) => (floor = Math.max(floor, Number.isFinite(f) ? f : 0)))

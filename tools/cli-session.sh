@@ -87,6 +87,9 @@ mkdir -p my-markets
 printf '```console\n$ mkdir -p my-markets\n```\n\n' >> "$out"
 run "market fit" ridequote market fit --format chicago --input chicago.csv.gz --out my-markets/chicago.json
 run "market evaluate" ridequote market evaluate --model my-markets/chicago.json --format chicago --input chicago.csv.gz --cut 2015-01-01 --horizon-months 6
+cp "$repo/packages/markets/models/berlin-tariff.json" my-markets/berlin-tariff.json
+printf '```console\n$ cp berlin-tariff.json my-markets/\n```\n\n' >> "$out"
+run "market check (a market defined by its tariff alone)" ridequote market check my-markets/berlin-tariff.json
 cat > trips.jsonl <<'TRIPS'
 {"id":"t1","pickup":{"latitude":40.758,"longitude":-73.9855},"destination":{"latitude":40.6413,"longitude":-73.7781},"at":"2019-06-01T08:30:00Z"}
 {"id":"t2","pickup":{"latitude":41.8781,"longitude":-87.6298},"destination":{"latitude":41.9742,"longitude":-87.9073},"distanceKm":27.5,"durationMinutes":35,"at":"2015-03-02T17:00:00Z"}

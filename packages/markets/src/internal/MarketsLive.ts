@@ -2,7 +2,8 @@
  * MarketData from a folder of fitted models, with core's sample market as an optional
  * fallback for every place none of them serves.
  *
- * A pickup is served by the calibrated market whose area contains it; where areas overlap the
+ * A pickup is served by the market whose area contains it (a market defined by its tariff
+ * also serves the zones it names, e.g. an airport outside its city); where areas overlap the
  * smaller area wins (a city inside a region), then the lower id, so the choice is
  * deterministic. Without a match: the sample market if `fallbackToSample`, else
  * MarketNotServed, which the API answers as a 400 `result:invalid-request` (docs/api.md).
@@ -15,8 +16,10 @@ import { contains, extent } from "./Area.js"
 import { calibratedMarket } from "./CalibratedMarket.js"
 import type { CalibratedMarket } from "./CalibratedMarket.js"
 import { invalid, parseModelJson } from "./ModelFile.js"
-import type { MarketModel, MarketModelInvalid } from "./ModelFile.js"
+import type { Area, MarketModel, MarketModelInvalid } from "./ModelFile.js"
 import { marketTariffs } from "./tariff/MarketTariffs.js"
+import { definedMarket } from "./tariff/TariffMarket.js"
+import type { DefinedMarket } from "./tariff/TariffMarket.js"
 import type { MarketTariffs } from "./tariff/MarketTariffs.js"
 import { decodeTariffJson, isTariffJson } from "./tariff/TariffFile.js"
 import type { TariffDocument } from "./tariff/TariffFile.js"
@@ -31,12 +34,13 @@ export interface MarketsOptions {
 
 /**
  * Reads and decodes every *.json file in `dir` (name order): market models (`ridequote-market`)
- * and tariffs (`ridequote-tariff`), each tariff pricing the providers of the market it names.
+ * and tariffs (`ridequote-tariff`), each tariff pricing the providers of the market it names
+ * or, with `define`, a market of its own priced on the tariff alone (after the fitted ones).
  * Any bad file fails the whole load.
  */
 export const loadMarketModels = (
   dir: string
-): Effect.Effect<ReadonlyArray<CalibratedMarket>, MarketModelInvalid, FileSystem.FileSystem> =>
+): Effect.Effect<ReadonlyArray<ServedMarket>, MarketModelInvalid, FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const names = yield* fs.readDirectory(dir).pipe(
@@ -53,11 +57,19 @@ export const loadMarketModels = (
     const models = documents.flatMap((d) => (d.kind === "model" ? [d] : []))
     const tariffDocs = documents.flatMap((d) => (d.kind === "tariff" ? [d] : []))
     const tariffsOf = new Map<string, MarketTariffs>()
+    const defined: Array<{ readonly path: string; readonly market: DefinedMarket }> = []
     for (const t of tariffDocs) {
-      if (t.tariff.define !== undefined) {
-        return yield* invalid(t.path, "markets defined by a tariff alone (`define`) are not served by this version")
+      if (tariffsOf.has(t.tariff.market) || defined.some((d) => d.market.id === t.tariff.market)) {
+        return yield* invalid(t.path, `a second tariff file for market "${t.tariff.market}"`)
       }
-      if (tariffsOf.has(t.tariff.market)) return yield* invalid(t.path, `a second tariff file for market "${t.tariff.market}"`)
+      const own = definedMarket(t.tariff)
+      if (own !== undefined) {
+        if (models.some((m) => m.model.id === t.tariff.market)) {
+          return yield* invalid(t.path, `defines market "${t.tariff.market}", which a model in the folder already is`)
+        }
+        defined.push({ path: t.path, market: own })
+        continue
+      }
       const priced = models.filter((m) => m.model.id === t.tariff.market || m.model.joins === t.tariff.market)
       if (priced.length === 0) return yield* invalid(t.path, `prices market "${t.tariff.market}", which no model in the folder is`)
       for (const p of t.tariff.tariffs) {
@@ -73,8 +85,15 @@ export const loadMarketModels = (
       if (ids.has(m.id)) return yield* invalid(models[i]?.path ?? dir, `market id "${m.id}" is used by another file`)
       ids.add(m.id)
     }
-    return yield* joinMarkets(markets, (m) => models[markets.indexOf(m)]?.path ?? dir)
+    const joined = yield* joinMarkets(markets, (m) => models[markets.indexOf(m)]?.path ?? dir)
+    return [...joined, ...defined.map((d) => d.market)]
   })
+
+/** A market a folder serves: fitted from records (with its tariffs), or defined by a tariff file alone. */
+export type ServedMarket = CalibratedMarket | DefinedMarket
+
+const areaOf = (m: ServedMarket): Area => ("model" in m ? m.model.area : m.area)
+const servesPoint = (m: ServedMarket, p: Coordinates): boolean => ("model" in m ? contains(m.model.area, p) : m.serves(p))
 
 /** A file of a markets folder, decoded by its `format`. */
 type MarketFile =
@@ -137,13 +156,13 @@ export const joinMarkets = (
   })
 
 /** MarketData over calibrated markets and an optional fallback. */
-export const marketDataOf = (markets: ReadonlyArray<CalibratedMarket>, fallback: Market | undefined): MarketData => {
-  const ordered = [...markets].sort((a, b) => extent(a.model.area) - extent(b.model.area) || (a.id < b.id ? -1 : 1))
+export const marketDataOf = (markets: ReadonlyArray<ServedMarket>, fallback: Market | undefined): MarketData => {
+  const ordered = [...markets].sort((a, b) => extent(areaOf(a)) - extent(areaOf(b)) || (a.id < b.id ? -1 : 1))
   const all: ReadonlyArray<Market> = fallback === undefined ? ordered : [...ordered, fallback]
   return {
     markets: all,
     marketAt: (pickup: Coordinates) => {
-      const found = ordered.find((m) => contains(m.model.area, pickup)) ?? fallback
+      const found = ordered.find((m) => servesPoint(m, pickup)) ?? fallback
       return found !== undefined
         ? Effect.succeed(found)
         : Effect.fail(new MarketNotServed({

@@ -4,12 +4,15 @@
  *
  *   ridequote market fit --input FILE [--input FILE…] --format nyc-tlc|chicago|ride-hail [--zones FILE] [--places FILE] --out model.json
  *   ridequote market evaluate --model model.json --input FILE… --format … [--cut DATE…] [--plot FILE] [--json]
+ *   ridequote market check FILE [--at YYYY-MM-DD] [--json]
+ *   ridequote market calibrate-routes --nyc FILE… --chicago FILE…
  *   ridequote backtest --input trips.jsonl --output quotes.jsonl [--markets DIR|none] [--sample-fallback on|off]
  *
  * Only the options live here: each command loads its handler (and with it the fitter, the
  * data sources and the quote pipeline) when it runs, so a program that mounts these commands
  * but runs `serve` never loads the fitting tools.
  */
+import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as HelpDoc from "@effect/cli/HelpDoc"
@@ -190,10 +193,52 @@ export const evaluateCommand = Command.make(
   )
 )
 
-/** `market`, the parent of `fit` and `evaluate`, for mounting in a program's command tree. */
+const tariffHandlers = Effect.promise(() => import("./TariffCommands.js"))
+
+/**
+ * `market check FILE`: validates a tariff file (or a model file) and prints sample quotes with
+ * itemised receipts. Needs a `FileSystem`.
+ */
+export const checkCommand = Command.make(
+  "check",
+  {
+    file: Args.text({ name: "FILE" }).pipe(Args.withDescription("A tariff file (ridequote-tariff) or a model file (ridequote-market)")),
+    at: Options.text("at").pipe(
+      Options.withPseudoName("YYYY-MM-DD"),
+      Options.withDescription("Local date the sample trips start on (default: the newest version's effective date)"),
+      Options.optional
+    ),
+    json
+  },
+  (o) => Effect.flatMap(tariffHandlers, (h) => h.runCheck({ file: o.file, at: Option.getOrUndefined(o.at), json: o.json }))
+).pipe(Command.withDescription("Validate a tariff or model file and print sample quotes with itemised receipts"))
+
+/**
+ * `market calibrate-routes`: recomputes the resolved-route calibration of markets defined by
+ * their tariff (real fare ÷ rule on the resolved route) from NYC and Chicago records.
+ */
+export const calibrateRoutesCommand = Command.make(
+  "calibrate-routes",
+  {
+    nyc: Options.text("nyc").pipe(
+      Options.withPseudoName("CSV"),
+      Options.repeated,
+      Options.withDescription("NYC yellow-taxi records with coordinates (nyc-tlc format, 2012 meter era)")
+    ),
+    chicago: Options.text("chicago").pipe(
+      Options.withPseudoName("CSV"),
+      Options.repeated,
+      Options.withDescription("Chicago taxi records (chicago format, 2012–2018 meter era)")
+    ),
+    quiet
+  },
+  (o) => Effect.flatMap(tariffHandlers, (h) => h.runCalibrateRoutes(o))
+).pipe(Command.withDescription("Recompute the resolved-route spread of tariff-defined markets from NYC and Chicago records"))
+
+/** `market`, the parent of `fit`, `evaluate`, `check` and `calibrate-routes`, for mounting in a program's command tree. */
 export const marketCommand = Command.make("market").pipe(
-  Command.withDescription("Fit and evaluate calibrated markets from trip records"),
-  Command.withSubcommands([fitCommand, evaluateCommand])
+  Command.withDescription("Fit and evaluate calibrated markets from trip records; check tariff files"),
+  Command.withSubcommands([fitCommand, evaluateCommand, checkCommand, calibrateRoutesCommand])
 )
 
 /**

@@ -50,9 +50,18 @@ export const timeCharge = (meter: Meter, meterSeconds: number, exact = false): n
   return meter.time.price * (exact ? units : countUnits(units, meter.units))
 }
 
+/**
+ * The distance a shared counter has counted: the distance charged plus the slow time turned
+ * into distance at one distance unit (of the first tier) per time unit.
+ */
+export const sharedCounterKm = (meter: Meter, reading: MeterReading): number =>
+  reading.meterKm + (Math.max(0, reading.meterSeconds) / meter.time.unitSeconds) * (meter.distance[0]?.unitKm ?? 0)
+
 /** What the meter shows at the end of a trip: the initial charge, the distance and the time. */
 export const meterAmount = (meter: Meter, reading: MeterReading, exact = false): number =>
-  meter.initial + distanceCharge(meter, reading.meterKm, exact) + timeCharge(meter, reading.meterSeconds, exact)
+  meter.time.counter === "shared"
+    ? meter.initial + distanceCharge(meter, sharedCounterKm(meter, reading), exact)
+    : meter.initial + distanceCharge(meter, reading.meterKm, exact) + timeCharge(meter, reading.meterSeconds, exact)
 
 /**
  * What the meter counts of a trip of `distanceKm` in `durationMinutes`, of which

@@ -134,10 +134,38 @@ export const Meter = Schema.Struct({
     runs: Schema.Literal("below-speed", "always", "never"),
     unitSeconds: Positive,
     price: NonNegative,
-    crossoverKmh: Schema.optional(Positive)
-  }).pipe(Schema.filter((t) => t.runs !== "below-speed" || t.crossoverKmh !== undefined || "below-speed needs crossoverKmh")),
+    crossoverKmh: Schema.optional(Positive),
+    /**
+     * `separate` (default): time units and distance units are counted apart. `shared`: the
+     * meter counts one unit per `unitSeconds` of slow time or per distance unit, on one
+     * counter, so slow time also uses up the initial distance (Tokyo's 時間距離併用制, Hong
+     * Kong's "every 200 metres or every minute of waiting"); a time unit is priced as a
+     * distance unit of the tier the counter is in.
+     */
+    counter: Schema.optional(Schema.Literal("separate", "shared"))
+  }).pipe(
+    Schema.filter((t) => t.runs !== "below-speed" || t.crossoverKmh !== undefined || "below-speed needs crossoverKmh"),
+    Schema.filter((t) => t.counter !== "shared" || t.runs === "below-speed" || "a shared counter counts slow time: runs must be below-speed")
+  ),
   units: Schema.Literal("started", "completed")
-}).annotations({ identifier: "TariffMeter" })
+}).pipe(
+  Schema.filter((m) =>
+    m.time.counter !== "shared" || m.distance.every((t) => t.price === m.time.price) ||
+    "a shared counter prices a time unit as a distance unit: every tier's price must equal time.price"
+  )
+).annotations({ identifier: "TariffMeter" })
+
+/**
+ * A meter that replaces the version's own where its condition holds (the first listed that
+ * holds): Berlin's airport stage for trips from BER, London's tariffs by time of day.
+ */
+export const MeterVariant = Schema.Struct({
+  name: Schema.String,
+  when: Condition,
+  meter: Meter,
+  source: Schema.optional(Schema.String)
+}).annotations({ identifier: "TariffMeterVariant" })
+export type MeterVariant = typeof MeterVariant.Type
 export type Meter = typeof Meter.Type
 
 /** A fare that replaces the meter between two sets of zones (airport flat fares, forfaits). */
@@ -190,6 +218,8 @@ export const TariffVersion = Schema.Struct({
   effectiveFrom: LocalDate,
   source: TariffSource,
   meter: Schema.optional(Meter),
+  /** Meters that replace `meter` under conditions (markets defined by their tariff only). */
+  meterVariants: Schema.optionalWith(Schema.Array(MeterVariant), { default: () => [] }),
   flatFares: Schema.optionalWith(Schema.Array(FlatFare), { default: () => [] }),
   surcharges: Schema.optionalWith(Schema.Array(Surcharge), { default: () => [] }),
   fees: Schema.optionalWith(Schema.Array(Fee), { default: () => [] }),
@@ -231,7 +261,12 @@ export type ProviderTariff = typeof ProviderTariff.Type
 export const MarketDefinition = Schema.Struct({
   name: Schema.String,
   timeZone: TimeZone,
-  area: Area
+  area: Area,
+  /**
+   * Zones of this file outside `area` whose pickups the market also serves: an airport beyond
+   * the city limits whose rule the tariff states (SFO's pick-up fee, Berlin's BER stage).
+   */
+  alsoServes: Schema.optionalWith(Schema.Array(ZoneName), { default: () => [] })
 })
 
 const TariffFields = Schema.Struct({
@@ -259,6 +294,8 @@ const tariffProblem = (t: typeof TariffFields.Type): string | undefined => {
       if (missing !== undefined) return `zone ${name}: union member ${missing} is not a defined zone (unions do not nest)`
     }
   }
+  const served = (t.define?.alsoServes ?? []).find((z) => !defined.has(z))
+  if (served !== undefined) return `define.alsoServes: zone ${served} is not defined in zones`
   const seen = new Set<string>()
   for (const p of t.tariffs) {
     const key = `${p.provider}/${p.serviceLevel}`
@@ -273,7 +310,9 @@ const tariffProblem = (t: typeof TariffFields.Type): string | undefined => {
         return `${at}: a level prices the records' base fare; it does not go with a meter or flat fares`
       }
       if (t.define !== undefined && v.meter === undefined) return `${at}: a market defined by its tariff needs a meter`
+      if (t.define === undefined && v.meterVariants.length > 0) return `${at}: meter variants are read for markets defined by their tariff only`
       const named = [
+        ...v.meterVariants.flatMap((m) => conditionZones(m.when)),
         ...v.flatFares.flatMap((f) => [...f.between[0], ...f.between[1], ...conditionZones(f.when)]),
         ...v.surcharges.flatMap((s) => conditionZones(s.when)),
         ...v.fees.flatMap((f) => conditionZones(f.when))

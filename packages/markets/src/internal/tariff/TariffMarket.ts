@@ -1,0 +1,199 @@
+/**
+ * A market defined by its published tariff alone (`define` in a tariff file): no trip records.
+ *
+ * The file gives the money (meter, flat fares, surcharges, fees, minimum) and the market's
+ * name, area, time zone and currency; the trip comes from core's quote (its distance and
+ * duration, supplied by the caller or resolved by the route resolver). What the rule cannot
+ * know of a trip is how its time was spent, and, for a resolved route, how long the real road
+ * is; those are the spread of the price distribution:
+ *
+ *   supplied route:  fare(q) = meter(distance, duration, slow time at level q)
+ *   resolved route:  fare(q) = meter(distance, duration, median slow time, exact) × R_band(q)
+ *   price(q)         = charges(fare(q))  (surcharges, minimum, fees, as the tariff says)
+ *   flat fare:       price(q) = charges(amount)  (exact; tolls passed on are not estimated)
+ *
+ * Slow time (the minutes below the crossover speed that a "below-speed" meter charges as
+ * time) is read from `SlowTime` at its 10th/50th/90th percentiles and spread across levels on
+ * the normal scale; R is the calibrated ratio real fare ÷ rule(resolved route) of
+ * `RouteCalibration` (NYC and Chicago records), which holds the route's error, the slow time
+ * and the waiting together. Quantiles are evaluated on a fixed grid of levels, made
+ * non-decreasing, and interpolated between: they never cross.
+ */
+import { DateTime } from "effect"
+import type { LocalTime, Market, OfferSource, PriceDistribution, ProviderOffer, RouteProfile, Trip } from "@ridequote/core"
+import { minorDigits, normalQuantile, SAMPLE_ROUTE_PROFILE } from "@ridequote/core"
+import { contains } from "../Area.js"
+import { localClock } from "../LocalClock.js"
+import type { Area } from "../ModelFile.js"
+import { chargesFor, conditionHolds, flatFareFor, versionAt } from "./Charges.js"
+import type { TripMoment, TripPlaces } from "./Charges.js"
+import { levelOf, marketTariffs, tariffBasisCache, tariffedSource } from "./MarketTariffs.js"
+import type { MarketTariffs } from "./MarketTariffs.js"
+import { meterAmount, meterReading } from "./Meter.js"
+import { routeRatio } from "./RouteCalibration.js"
+import { slowMinutesOf } from "./SlowTime.js"
+import type { Meter, ProviderTariff, TariffDocument, TariffVersion } from "./TariffFile.js"
+
+/**
+ * How the route resolvers estimate routes in a market with no records of its own: core's
+ * generic city profile (detour factor 1.35, door-to-door speeds by hour; sources in
+ * docs/pricing.md, "Route resolution"). The route calibration was measured with it.
+ */
+export const TARIFF_ROUTE_PROFILE: RouteProfile = SAMPLE_ROUTE_PROFILE
+
+/** The levels the distribution is evaluated at; between them it is linear, beyond them flat. */
+const GRID = [0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99] as const
+/** z of the 90th percentile: the slow-time p10 and p90 sit at ∓ this on the normal scale. */
+const Z90 = normalQuantile(0.9)
+const Z_GRID = GRID.map((q) => normalQuantile(q))
+
+/** A core `Market` defined by a tariff file, with the area it serves and the file it came from. */
+export interface DefinedMarket extends Market {
+  readonly document: TariffDocument
+  readonly tariffs: MarketTariffs
+  /** The market's own area (the file's `define.area`): what orders overlapping markets. */
+  readonly area: Area
+  /** Whether the market serves a pickup: inside its area, or in a zone it also serves. */
+  readonly serves: (p: { readonly latitude: number; readonly longitude: number }) => boolean
+}
+
+/** One trip as the tariff reads it: its local date, moment and the zones of its two ends. */
+export interface TariffTripView {
+  readonly localDate: string | undefined
+  readonly moment: TripMoment
+  readonly places: TripPlaces
+}
+
+/** The meter in force for a trip: the first variant whose condition holds, else the version's own. */
+export const meterFor = (version: TariffVersion, view: TariffTripView, holidays: ReadonlySet<string>): { meter: Meter | undefined; variant?: string } => {
+  for (const v of version.meterVariants) {
+    if (conditionHolds(v.when, view.moment, view.places, holidays)) return { meter: v.meter, variant: v.name }
+  }
+  return { meter: version.meter }
+}
+
+/** Minutes below the crossover at quantile level `q`: the p10/p50/p90 of SlowTime, linear on the normal scale. */
+const slowAt = (meter: Meter, distanceKm: number, durationMinutes: number): ((z: number) => number) => {
+  if (meter.time.runs !== "below-speed") return () => 0
+  const crossover = meter.time.crossoverKmh ?? 1
+  const p10 = slowMinutesOf(distanceKm, durationMinutes, crossover, "p10")
+  const p50 = slowMinutesOf(distanceKm, durationMinutes, crossover, "p50")
+  const p90 = slowMinutesOf(distanceKm, durationMinutes, crossover, "p90")
+  return (z) => {
+    const s = z < 0 ? p50 + ((p50 - p10) * z) / Z90 : p50 + ((p90 - p50) * z) / Z90
+    return Math.min(durationMinutes, Math.max(0, s))
+  }
+}
+
+/**
+ * The meter's fare at each grid level for a trip: by slow time for a supplied route, by the
+ * calibrated route ratio for a resolved one. Non-decreasing across the grid.
+ */
+export const meterFareGrid = (
+  meter: Meter,
+  distanceKm: number,
+  durationMinutes: number,
+  routeSource: Trip["routeSource"]
+): ReadonlyArray<number> => {
+  const slow = slowAt(meter, distanceKm, durationMinutes)
+  const fares = routeSource === "resolved"
+    // A real fare is never under the initial charge, however short the real route was.
+    ? GRID.map((q) => Math.max(meter.initial, meterAmount(meter, meterReading(meter, distanceKm, durationMinutes, slow(0)), true) * routeRatio(distanceKm, q)))
+    : Z_GRID.map((z) => meterAmount(meter, meterReading(meter, distanceKm, durationMinutes, slow(z))))
+  let floor = 0
+  return fares.map((f) => (floor = Math.max(floor, Number.isFinite(f) ? f : 0)))
+}
+
+/** A distribution read off grid values: linear between levels, flat beyond the outer ones. */
+export const gridDistribution = (values: ReadonlyArray<number>): PriceDistribution => ({
+  quantile: (q) => {
+    if (!(q > GRID[0])) return values[0] ?? 0
+    for (let i = 1; i < GRID.length; i++) {
+      const hi = GRID[i] ?? 1
+      if (q <= hi) {
+        const lo = GRID[i - 1] ?? 0, v0 = values[i - 1] ?? 0, v1 = values[i] ?? v0
+        return v0 + ((q - lo) / (hi - lo)) * (v1 - v0)
+      }
+    }
+    return values[values.length - 1] ?? 0
+  }
+})
+
+/** The price of one provider's tariff for one trip, with what the offer publishes. */
+export const priceTrip = (
+  tariffs: MarketTariffs,
+  tariff: ProviderTariff,
+  trip: Pick<Trip, "distanceKm" | "durationMinutes" | "routeSource">,
+  view: TariffTripView,
+  digits: number
+): { version: TariffVersion; distribution: PriceDistribution; charges: ReturnType<typeof chargesFor>; fare?: string } => {
+  const version = versionAt(tariff, view.localDate)
+  const flat = flatFareFor(version, view.moment, view.places, tariffs.holidays)
+  if (flat !== undefined) {
+    const charges = chargesFor(version, "flat", view.moment, view.places, tariffs.holidays, digits)
+    const price = charges.total(flat.amount, 0)
+    return { version, charges, fare: flat.name, distribution: { quantile: () => price } }
+  }
+  const { meter, variant } = meterFor(version, view, tariffs.holidays)
+  const charges = chargesFor(version, "meter", view.moment, view.places, tariffs.holidays, digits)
+  // The decoder refuses a defined market's version without a meter; a fitted tariff's file is not read here.
+  const fares = meter === undefined ? [0] : meterFareGrid(meter, trip.distanceKm, trip.durationMinutes, trip.routeSource)
+  const grid = gridDistribution(fares.map((f) => charges.total(f, 0)))
+  return { version, charges, distribution: grid, ...(variant === undefined ? {} : { fare: variant }) }
+}
+
+/** The market of a tariff file with `define`. Pure; undefined for a file without `define`. */
+export const definedMarket = (document: TariffDocument): DefinedMarket | undefined => {
+  const definition = document.define
+  if (definition === undefined) return undefined
+  const tariffs = marketTariffs(document)
+  const clock = localClock(definition.timeZone)
+  const dateFormat = new Intl.DateTimeFormat("en-CA", { timeZone: definition.timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
+  // The local date is kept for the UTC quarter-hour it was read in (offsets change on quarter hours).
+  let cachedQuarter = Number.NaN, cachedDate = ""
+  const localDateOf = (epochMillis: number): string => {
+    const quarter = Math.floor(epochMillis / 900_000)
+    if (quarter !== cachedQuarter) (cachedQuarter = quarter, cachedDate = dateFormat.format(new Date(epochMillis)))
+    return cachedDate
+  }
+  const digits = minorDigits(document.currency)
+  const basisOf = tariffBasisCache()
+  const products: ReadonlyArray<OfferSource> = document.tariffs.map((t) => (t.product === undefined ? {} : { product: t.product }))
+  const also = definition.alsoServes
+  const serves = (p: { readonly latitude: number; readonly longitude: number }): boolean =>
+    contains(definition.area, p) || (also.length > 0 && also.some((z) => tariffs.locate(p).has(z)))
+  const viewOf = (trip: Trip): TariffTripView => {
+    const at = trip.departAt === undefined ? undefined : DateTime.toEpochMillis(trip.departAt)
+    const localDate = at === undefined ? undefined : localDateOf(at)
+    return {
+      localDate,
+      // No moment: the newest version, with every dated charge that has begun.
+      moment: { localDate: localDate ?? "9999-12-31", dayOfWeek: trip.localTime.dayOfWeek, minuteOfDay: trip.localTime.minuteOfDay },
+      places: { pickup: tariffs.locate(trip.pickup), dropoff: tariffs.locate(trip.destination) }
+    }
+  }
+  return {
+    id: document.market,
+    name: definition.name,
+    currency: document.currency,
+    routeProfile: TARIFF_ROUTE_PROFILE,
+    document,
+    tariffs,
+    area: definition.area,
+    serves,
+    localTime: (at): LocalTime => clock(DateTime.toEpochMillis(at)),
+    offers: (trip: Trip): ReadonlyArray<ProviderOffer> => {
+      const view = viewOf(trip)
+      return document.tariffs.map((tariff, i) => {
+        const priced = priceTrip(tariffs, tariff, trip, view, digits)
+        return {
+          provider: tariff.provider,
+          serviceLevel: tariff.serviceLevel,
+          distribution: priced.distribution,
+          source: tariffedSource(products[i] ?? {}, basisOf(priced.version, priced.charges), levelOf(priced.version, priced.charges), priced.fare)
+        }
+      })
+    }
+  }
+}
+

@@ -1,0 +1,244 @@
+/**
+ * The shipped markets defined by a published tariff alone: each city's meter reproduced on
+ * worked examples from its own rule, every fixed fare exact, published example fares against
+ * the quoted spread, and every city answering a quote at a well-known place in its currency.
+ */
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as FileSystem from "@effect/platform/FileSystem"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either, Layer } from "effect"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import {
+  chargesFor,
+  definedMarket,
+  meterAmount,
+  meterFor,
+  MarketsLive,
+  parseTariff,
+  priceTrip,
+  SHIPPED_MARKETS_DIR
+} from "@ridequote/markets"
+import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { BacktestQuotesLive, runBacktest } from "@ridequote/markets/fitting"
+
+const MILE = 1.609344
+const load = (name: string): TariffDocument =>
+  Either.getOrThrow(parseTariff(name, readFileSync(join(SHIPPED_MARKETS_DIR, `${name}-tariff.json`), "utf8")))
+const marketOf = (name: string): DefinedMarket => {
+  const m = definedMarket(load(name))
+  if (m === undefined) throw new Error(`${name} defines no market`)
+  return m
+}
+const newest = (doc: TariffDocument, i = 0) => {
+  const versions = doc.tariffs[i]?.versions ?? []
+  const v = versions[versions.length - 1]
+  if (v === undefined) throw new Error("no version")
+  return v
+}
+const meterOf = (doc: TariffDocument, i = 0) => {
+  const m = newest(doc, i).meter
+  if (m === undefined) throw new Error("no meter")
+  return m
+}
+const none: ReadonlySet<string> = new Set()
+/** A Tuesday 11:00 on `date` (local), between no zones unless given. */
+const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
+  localDate: date,
+  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
+  places: { pickup, dropoff }
+})
+
+describe("San Francisco: SFMTA meter of 2022-11-17", () => {
+  const doc = load("san-francisco")
+  const meter = meterOf(doc)
+  it("reproduces the worked examples: $4.15 for the first 1/5 mile, $0.65 per further 1/5 mile or fraction, $0.65 a minute", () => {
+    expect(meterAmount(meter, { meterKm: 3 * MILE, meterSeconds: 0 })).toBeCloseTo(13.25, 10)
+    expect(meterAmount(meter, { meterKm: 5 * MILE, meterSeconds: 360 })).toBeCloseTo(23.65, 10)
+    // "or fraction thereof": 2.25 miles beyond the flag are 12 started fifths.
+    expect(meterAmount(meter, { meterKm: 2.45 * MILE, meterSeconds: 180 })).toBeCloseTo(13.9, 10)
+  })
+  it("adds the $5.50 SFO pick-up fee (no drop-off fee) and bills 150 % of the meter beyond 15 miles out of town", () => {
+    const v = newest(doc)
+    const fromSfo = chargesFor(v, "meter", view("2026-03-03").moment, { pickup: new Set(["sfo", "sfo-15-mile-reach", "sf-15-mile-reach"]), dropoff: new Set(["san-francisco", "sf-15-mile-reach", "sfo-15-mile-reach"]) }, new Set(), 2)
+    const fare = meterAmount(meter, { meterKm: 14 * MILE, meterSeconds: 240 })
+    expect(fare).toBeCloseTo(51.6, 10)
+    expect(fromSfo.total(fare, 0)).toBeCloseTo(57.1, 10)
+    const toSfo = chargesFor(v, "meter", view("2026-03-03").moment, { pickup: new Set(["san-francisco", "sf-15-mile-reach", "sfo-15-mile-reach"]), dropoff: new Set(["sfo", "sf-15-mile-reach", "sfo-15-mile-reach"]) }, new Set(), 2)
+    expect(toSfo.total(fare, 0)).toBeCloseTo(51.6, 10)
+    // San José (37.3382, −121.8863) is more than 15 miles beyond the city's box.
+    const sanJose = marketOf("san-francisco").tariffs.locate({ latitude: 37.3382, longitude: -121.8863 })
+    const far = chargesFor(v, "meter", view("2026-03-03").moment, { pickup: new Set(["san-francisco", "sf-15-mile-reach"]), dropoff: sanJose }, new Set(), 2)
+    expect(far.total(149.75, 0)).toBeCloseTo(224.625, 10)
+  })
+})
+
+describe("Tokyo: 23 wards, Musashino and Mitaka, fare of 2022-11-14", () => {
+  const doc = load("tokyo")
+  const meter = meterOf(doc)
+  it("reproduces the MLIT/Nikkei examples (3.9 km ¥1,600, Tokyo–Ikebukuro 10 km ¥4,000) and the initial ¥500", () => {
+    expect(meterAmount(meter, { meterKm: 3.9, meterSeconds: 0 })).toBe(1600)
+    expect(meterAmount(meter, { meterKm: 10, meterSeconds: 0 })).toBe(4000)
+    expect(meterAmount(meter, { meterKm: 1.0, meterSeconds: 0 })).toBe(500)
+  })
+  it("counts slow time on the same counter as distance (95 s = 255 m): 5 km plus 3 min at ≤ 10 km/h is ¥2,300", () => {
+    expect(meterAmount(meter, { meterKm: 5, meterSeconds: 180 })).toBe(2300)
+    // Slow time alone uses up the initial 1.096 km: 10 min standing counts as 1,611 m, 3 started units past it.
+    expect(meterAmount(meter, { meterKm: 0, meterSeconds: 300 })).toBe(500)
+    expect(meterAmount(meter, { meterKm: 0, meterSeconds: 600 })).toBe(800)
+  })
+
+  /** 羽田空港定額運賃表 (令和4年11月14日改正), Nikkoren: day and 22:00–05:00 columns, typed from the table. */
+  const HANEDA: ReadonlyArray<readonly [string, number, number]> = [
+    ["chiyoda", 6900, 8300], ["shibuya", 7800, 9200], ["setagaya", 8100, 9600], ["shinjuku", 8300, 9800],
+    ["nakano", 9100, 10800], ["suginami", 9900, 11700], ["bunkyo", 8600, 10000], ["toshima", 10200, 12100],
+    ["kita", 10100, 11900], ["itabashi", 11300, 13400], ["nerima", 11700, 13800], ["taito", 8400, 9900],
+    ["arakawa", 9500, 11200], ["adachi", 10200, 12000], ["katsushika", 10400, 12300], ["sumida", 8400, 9900],
+    ["edogawa", 8200, 9700], ["musashino", 12800, 15200], ["mitaka", 12200, 14400]
+  ]
+  it("prices every Haneda fixed fare of the table exactly, both ways, by day and by night (not 1.2 × day), tolls apart", () => {
+    const market = marketOf("tokyo")
+    const tariff = doc.tariffs[0]
+    if (tariff === undefined) throw new Error("no tariff")
+    const zones = doc.zones
+    for (const [ward, day, night] of HANEDA) {
+      const zone = zones[`ward-${ward}`]
+      const haneda = zones["haneda"]
+      if (zone?.kind !== "circle" || haneda?.kind !== "circle") throw new Error(`zone of ${ward}`)
+      const wardPlaces = market.tariffs.locate(zone)
+      const hnd = market.tariffs.locate(haneda)
+      for (const [minute, expected] of [[14 * 60, day], [23 * 60 + 30, night], [4 * 60, night]] as const) {
+        for (const [a, b] of [[hnd, wardPlaces], [wardPlaces, hnd]]) {
+          const priced = priceTrip(market.tariffs, tariff, { distanceKm: 20, durationMinutes: 30, routeSource: "resolved" }, view("2026-03-03", minute, a, b), 0)
+          expect([ward, minute, priced.distribution.quantile(0.05), priced.distribution.quantile(0.95)]).toEqual([ward, minute, expected, expected])
+        }
+      }
+    }
+  })
+  it("a ward without a fixed fare (Minato) is metered from Haneda", () => {
+    const market = marketOf("tokyo")
+    const tariff = doc.tariffs[0]
+    if (tariff === undefined) throw new Error("no tariff")
+    const roppongi = market.tariffs.locate({ latitude: 35.6628, longitude: 139.7314 })
+    const priced = priceTrip(market.tariffs, tariff, { distanceKm: 16, durationMinutes: 30, routeSource: "supplied" }, view("2026-03-03", 840, market.tariffs.locate({ latitude: 35.5533, longitude: 139.7811 }), roppongi), 0)
+    expect(priced.fare).toBeUndefined()
+    expect(priced.distribution.quantile(0.5)).toBeGreaterThan(5000)
+  })
+})
+
+describe("Berlin: Senate tariff of 2022-12-20", () => {
+  const doc = load("berlin")
+  const meter = meterOf(doc)
+  it("reproduces Tarifstufe 2: €4.30, €2.80/km to 3 km, €2.60/km to 7 km, €2.10/km after", () => {
+    expect(meterAmount(meter, { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(17.9, 10)
+    // The meter moves in €0.20 steps: at €2.10/km a step is 95.24 m, so the 3 km past 7 km are
+    // 31 completed steps (€6.20), one step under the €29.40 a per-km reading of the rule gives.
+    expect(meterAmount(meter, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(29.3, 10)
+    expect(meterAmount(meter, { meterKm: 7 + 32 * (0.2 / 2.1), meterSeconds: 0 })).toBeCloseTo(29.5, 10)
+  })
+  it("from BER: Tarifstufe 3 (€2.60/km to 5 km, €2.00/km after) plus €1.50; Großraumtaxi +€6", () => {
+    const market = marketOf("berlin")
+    const ber = market.tariffs.locate({ latitude: 52.3667, longitude: 13.5033 })
+    const standard = doc.tariffs[0], xl = doc.tariffs[1]
+    if (standard === undefined || xl === undefined) throw new Error("tariffs")
+    const v = view("2026-03-03", 660, ber, none)
+    const stage3 = meterFor(newest(doc), v, new Set()).meter
+    if (stage3 === undefined) throw new Error("no BER meter")
+    expect(meterAmount(stage3, { meterKm: 25, meterSeconds: 0 })).toBeCloseTo(57.3, 10)
+    expect(chargesFor(newest(doc), "meter", v.moment, v.places, new Set(), 2).total(57.3, 0)).toBeCloseTo(58.8, 10)
+    const large = chargesFor(newest(doc, 1), "meter", view("2026-03-03").moment, view("2026-03-03").places, new Set(), 2)
+    // 12 km: 4.30 + 8.40 + 10.40 + 52 steps of €0.20 past 7 km (10.40) + €6.00.
+    expect(large.total(meterAmount(meter, { meterKm: 12, meterSeconds: 0 }), 0)).toBeCloseTo(39.5, 10)
+  })
+})
+
+describe("Toronto: Chapter 546 tariff (with the 2022 fuel surcharge)", () => {
+  const meter = meterOf(load("toronto"))
+  it("reproduces $4.25 for the first 0.143 km and $0.25 per further 0.143 km or part", () => {
+    expect(meterAmount(meter, { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(12.75, 10)
+    expect(meterAmount(meter, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(21.5, 10)
+  })
+})
+
+describe("Singapore: ComfortDelGro fares of 2023-12-13 (operator-lodged)", () => {
+  const doc = load("singapore")
+  const meter = meterOf(doc)
+  it("reproduces S$4.40 for the first km, S$0.26 per 400 m to 10 km and per 350 m after", () => {
+    expect(meterAmount(meter, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(10.38, 10)
+    expect(meterAmount(meter, { meterKm: 13.5, meterSeconds: 0 })).toBeCloseTo(10.38 + 10 * 0.26, 10)
+  })
+  it("adds 25 % in the evening peak, 50 % after midnight and the Changi surcharge at pick-up", () => {
+    const v = newest(doc)
+    expect(chargesFor(v, "meter", view("2026-03-03", 18 * 60).moment, view("2026-03-03").places, new Set(), 2).total(10, 0)).toBeCloseTo(12.5, 10)
+    expect(chargesFor(v, "meter", view("2026-03-03", 60).moment, view("2026-03-03").places, new Set(), 2).total(10, 0)).toBeCloseTo(15, 10)
+    const changi = marketOf("singapore").tariffs.locate({ latitude: 1.3644, longitude: 103.9915 })
+    expect(chargesFor(v, "meter", view("2026-03-03", 14 * 60).moment, { pickup: changi, dropoff: none }, new Set(), 2).total(10, 0)).toBeCloseTo(16, 10)
+  })
+})
+
+describe("published typical fares against the quoted spread", () => {
+  it("Tokyo: the MLIT examples (no slow time) lie at or just below the quoted p5 of a trip at 24 km/h", () => {
+    const market = marketOf("tokyo")
+    const tariff = load("tokyo").tariffs[0]
+    if (tariff === undefined) throw new Error("no tariff")
+    for (const [km, published] of [[3.9, 1600], [10, 4000]] as const) {
+      const priced = priceTrip(market.tariffs, tariff, { distanceKm: km, durationMinutes: (km / 24) * 60, routeSource: "supplied" }, view("2026-03-03"), 0)
+      const p5 = priced.distribution.quantile(0.05), p95 = priced.distribution.quantile(0.95)
+      expect(published).toBeLessThanOrEqual(p5)
+      expect(p5 - published).toBeLessThanOrEqual(200)
+      expect(p95).toBeGreaterThan(p5)
+    }
+  })
+})
+
+const PLACES: ReadonlyArray<{ readonly market: string; readonly currency: string; readonly from: { latitude: number; longitude: number }; readonly to: { latitude: number; longitude: number }; readonly at: string }> = [
+  // Union Square → Ferry Building
+  { market: "san-francisco", currency: "USD", from: { latitude: 37.788, longitude: -122.4075 }, to: { latitude: 37.7955, longitude: -122.3937 }, at: "2026-03-03T11:00:00-08:00" },
+  // Shibuya station → Tokyo station
+  { market: "tokyo", currency: "JPY", from: { latitude: 35.658, longitude: 139.7016 }, to: { latitude: 35.6812, longitude: 139.7671 }, at: "2026-03-03T11:00:00+09:00" },
+  // Berlin Hauptbahnhof → Alexanderplatz
+  { market: "berlin", currency: "EUR", from: { latitude: 52.5251, longitude: 13.3694 }, to: { latitude: 52.5219, longitude: 13.4132 }, at: "2026-03-03T11:00:00+01:00" },
+  // Union Station → CN Tower... → Royal Ontario Museum
+  { market: "toronto", currency: "CAD", from: { latitude: 43.6453, longitude: -79.3806 }, to: { latitude: 43.6677, longitude: -79.3948 }, at: "2026-03-03T11:00:00-05:00" },
+  // Raffles Place → Orchard Road (ION)
+  { market: "singapore", currency: "SGD", from: { latitude: 1.2840, longitude: 103.8514 }, to: { latitude: 1.3040, longitude: 103.8318 }, at: "2026-03-03T11:00:00+08:00" },
+  // SFO → Union Square: the airport outside the city is served (alsoServes) with its pick-up fee
+  { market: "san-francisco", currency: "USD", from: { latitude: 37.6155, longitude: -122.39 }, to: { latitude: 37.788, longitude: -122.4075 }, at: "2026-03-03T11:00:00-08:00" }
+]
+
+describe("every shipped city answers a quote at a well-known place, in its currency", () => {
+  const Live = BacktestQuotesLive.pipe(
+    Layer.provide(MarketsLive({ dir: SHIPPED_MARKETS_DIR, fallbackToSample: false })),
+    Layer.provideMerge(NodeFileSystem.layer)
+  )
+  it.effect("the shipped folder loads (fitted and tariff-defined markets) and each place is quoted by its city", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const dir = yield* fs.makeTempDirectoryScoped()
+      const lines = PLACES.map((p, i) => JSON.stringify({ id: i, pickup: p.from, destination: p.to, at: p.at }))
+      yield* fs.writeFileString(`${dir}/in.jsonl`, lines.join("\n"))
+      const summary = yield* runBacktest(`${dir}/in.jsonl`, `${dir}/out.jsonl`)
+      expect(summary.errors).toBe(0)
+      const out = (yield* fs.readFileString(`${dir}/out.jsonl`)).split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as {
+        market: { id: string }
+        currency: string
+        marketPrices: Record<string, Record<string, number>>
+        offers: Record<string, { tariff?: { effectiveFrom: string } }>
+      })
+      for (const [i, q] of out.entries()) {
+        const place = PLACES[i]
+        expect([i, q.market.id, q.currency]).toEqual([i, place?.market, place?.currency])
+        for (const [key, prices] of Object.entries(q.marketPrices)) {
+          const values = Object.values(prices)
+          expect(values.length).toBeGreaterThan(0)
+          // Non-decreasing percentiles, whole yen in Tokyo.
+          for (let k = 1; k < values.length; k++) expect(values[k] ?? 0).toBeGreaterThanOrEqual(values[k - 1] ?? 0)
+          if (q.currency === "JPY") for (const v of values) expect(Number.isInteger(v)).toBe(true)
+          expect(q.offers[key]?.tariff?.effectiveFrom).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+        }
+      }
+      // From SFO the $5.50 pick-up fee is in every percentile: the airport trip costs more than the city's.
+      const sfo = out[5]?.marketPrices["sf-taxi/Standard"]
+      expect(Math.min(...Object.values(sfo ?? {}))).toBeGreaterThan(40)
+    })).pipe(Effect.provide(Live)))
+})

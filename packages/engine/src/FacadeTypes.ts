@@ -8,6 +8,7 @@
 export type ErrorCode =
   | "result:invalid-request"
   | "result:route-metadata-incomplete"
+  | "result:market-not-served"
   | "result:invalid-credentials"
   | "result:unauthorized"
   | "result:token-invalid"
@@ -232,6 +233,14 @@ export interface FieldIssue {
   readonly message: string
 }
 
+/** A market near a point no market serves (`result:market-not-served`'s `nearest`). */
+export interface NearestMarket {
+  readonly id: string
+  readonly name: string
+  /** Whole km from the point to the market's area. */
+  readonly distanceKm: number
+}
+
 /**
  * The body of an error, exactly as the HTTP API would answer it, discriminated by `code`.
  * `requestId` is set on errors of `quote` (the audit entry's id).
@@ -251,7 +260,14 @@ export type ErrorBody =
     readonly requestId?: string | undefined
   }
   | {
-    readonly code: Exclude<ErrorCode, "result:invalid-request" | "result:account-blocked">
+    readonly code: "result:market-not-served"
+    readonly message: string
+    /** The markets nearest the point, nearest first (at most 3). */
+    readonly nearest?: ReadonlyArray<NearestMarket> | undefined
+    readonly requestId?: string | undefined
+  }
+  | {
+    readonly code: Exclude<ErrorCode, "result:invalid-request" | "result:account-blocked" | "result:market-not-served">
     readonly message: string
     readonly requestId?: string | undefined
   }

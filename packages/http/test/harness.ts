@@ -22,7 +22,7 @@ import {
   StorageUnavailable,
   TokenStore
 } from "@ridequote/core"
-import type { AccountStatus, CreatedAccount, IssuedToken, Randomness, StoragePorts } from "@ridequote/core"
+import type { AccountStatus, CreatedAccount, IssuedToken, MarketData, Randomness, StoragePorts } from "@ridequote/core"
 import { Context, Effect, Layer, LogLevel, Logger, Redacted } from "effect"
 import { HttpHostLive } from "../src/index.js"
 import { answerClientErrors, markOddRequestLines, NODE_SERVER_OPTIONS, NodeHost, NodeHostLive } from "../src/node/index.js"
@@ -151,17 +151,19 @@ const HttpApiTestServer = (options?: Partial<RidequoteHttpOptions>) =>
   )
 
 /**
- * The application under test: the chosen host on a test server, the engine, gated storage.
+ * The application under test: the chosen host on a test server, the engine, gated storage,
+ * the markets given (default: the sample market, which serves every point).
  * With `logger`, every log line (Info and up) goes to it instead of the default logger.
  */
 export const makeTestApp = (
   makeStorage: MakeStorageLayer,
   options?: Partial<RidequoteHttpOptions>,
   host: Host = "node",
-  logger?: Logger.Logger<unknown, void>
+  logger?: Logger.Logger<unknown, void>,
+  markets: Layer.Layer<MarketData> = SampleMarketLive
 ) => {
   const storage = GatedStorage.pipe(Layer.provide(makeStorage()))
-  const ports = Layer.mergeAll(storage, SampleMarketLive, OfflineRouteResolverLive)
+  const ports = Layer.mergeAll(storage, markets, OfflineRouteResolverLive)
   const engine = makeEngineLive().pipe(Layer.provideMerge(ports))
   const served = host === "node" ? NodeHostTestServer(options) : HttpApiTestServer(options)
   return served.pipe(

@@ -162,6 +162,26 @@ export interface OfferSource {
   readonly tariff?: string | undefined
 }
 
+/** A market the engine serves (`GET /v1/markets`' items): its area, clock and each offer's basis at a moment. */
+export interface MarketSummary {
+  readonly id: string
+  readonly name: string
+  /** True for the built-in sample market: its providers and prices are invented. */
+  readonly sampleData: boolean
+  readonly currency: string
+  /** IANA time zone of the market's clock; `solar` for the sample market. */
+  readonly timeZone: string
+  /** Bounding box of the area served, in degrees. */
+  readonly area: { readonly south: number; readonly west: number; readonly north: number; readonly east: number }
+  readonly offers: ReadonlyArray<{
+    /** `"<provider>/<serviceLevel>"`, as in a quote's `marketPrices`. */
+    readonly key: string
+    readonly provider: string
+    readonly serviceLevel: string
+    readonly source: OfferSource
+  }>
+}
+
 /** Where the distance and duration priced came from. */
 export interface Route {
   readonly source: "supplied" | "resolved"

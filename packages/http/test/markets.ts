@@ -17,7 +17,7 @@ import {
 import type { Coordinates, Currency, Market } from "@ridequote/core"
 import { DateTime, Effect, Layer } from "effect"
 
-/** The moment the test markets' tariff changed. */
+/** The moment the test markets' tariff changed (unless told another). */
 export const TARIFF_CHANGE = DateTime.unsafeMake("2020-01-01T00:00:00Z")
 
 interface Box {
@@ -27,7 +27,7 @@ interface Box {
   readonly east: number
 }
 
-const city = (id: string, name: string, timeZone: string, area: Box): Market => {
+const city = (id: string, name: string, timeZone: string, area: Box, change: DateTime.Utc): Market => {
   const market = tariffMarket({
     id: MarketId.make(id),
     name,
@@ -39,7 +39,7 @@ const city = (id: string, name: string, timeZone: string, area: Box): Market => 
     coverage: { area, timeZone }
   })
   const tariffAt = (at: DateTime.Utc) =>
-    DateTime.lessThan(at, TARIFF_CHANGE) ? `${name} tariff of 2019` : `${name} tariff of 2020`
+    DateTime.lessThan(at, change) ? `${name} tariff of 2019` : `${name} tariff of 2020`
   return {
     ...market,
     coverage: {
@@ -52,10 +52,6 @@ const city = (id: string, name: string, timeZone: string, area: Box): Market => 
 
 const BERLIN: Box = { south: 52.3, west: 13.0, north: 52.7, east: 13.8 }
 const PARIS: Box = { south: 48.7, west: 2.2, north: 49.0, east: 2.5 }
-const AREAS: ReadonlyArray<readonly [Market, Box]> = [
-  [city("berlin", "Berlin", "Europe/Berlin", BERLIN), BERLIN],
-  [city("paris", "Paris", "Europe/Paris", PARIS), PARIS]
-]
 
 const inside = (box: Box, p: Coordinates) =>
   p.latitude >= box.south && p.latitude <= box.north && p.longitude >= box.west && p.longitude <= box.east
@@ -66,13 +62,22 @@ const kmTo = (box: Box, p: Coordinates) =>
     longitude: Math.min(box.east, Math.max(box.west, p.longitude))
   })
 
-/** Berlin and Paris only: every other point is refused, naming both. */
-export const TwoCitiesLive: Layer.Layer<MarketData> = Layer.succeed(MarketData, {
-  markets: AREAS.map(([m]) => m),
-  marketAt: (p) => {
-    const found = AREAS.find(([, box]) => inside(box, p))
-    return found !== undefined
-      ? Effect.succeed(found[0])
-      : Effect.fail(marketNotServed(p, AREAS.map(([m, box]) => ({ id: m.id, name: m.name, distanceKm: kmTo(box, p) }))))
-  }
-})
+/** Berlin and Paris only, their tariff changed at `change`: every other point is refused, naming both. */
+export const twoCities = (change: DateTime.Utc = TARIFF_CHANGE): Layer.Layer<MarketData> => {
+  const areas: ReadonlyArray<readonly [Market, Box]> = [
+    [city("berlin", "Berlin", "Europe/Berlin", BERLIN, change), BERLIN],
+    [city("paris", "Paris", "Europe/Paris", PARIS, change), PARIS]
+  ]
+  return Layer.succeed(MarketData, {
+    markets: areas.map(([m]) => m),
+    marketAt: (p) => {
+      const found = areas.find(([, box]) => inside(box, p))
+      return found !== undefined
+        ? Effect.succeed(found[0])
+        : Effect.fail(marketNotServed(p, areas.map(([m, box]) => ({ id: m.id, name: m.name, distanceKm: kmTo(box, p) }))))
+    }
+  })
+}
+
+/** `twoCities()`: the tariff changed on 2020-01-01. */
+export const TwoCitiesLive: Layer.Layer<MarketData> = twoCities()

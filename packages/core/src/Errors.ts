@@ -102,8 +102,10 @@ const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))
 
 /**
  * The refusal of a point no market serves, naming the nearest markets (any number given; the
- * nearest `NEAREST_MARKETS_NAMED` are kept): "no market serves (51.5, -0.12); nearest: Boston
- * (5,260 km), New York City (5,570 km)". Distances are rounded to whole km.
+ * nearest `NEAREST_MARKETS_NAMED` are kept): "no market serves (51.5, -0.12); nearest: boston
+ * (5,261 km), nyc (5,535 km)". The message names markets by id (as quotes and `GET /v1/markets`
+ * do): names carry commas and parentheses of their own; `nearest` has both. Distances are
+ * rounded to whole km.
  */
 export const marketNotServed = (
   point: { readonly latitude: number; readonly longitude: number },
@@ -117,7 +119,7 @@ export const marketNotServed = (
   return new MarketNotServed({
     message: nearest.length === 0
       ? where
-      : `${where}; nearest: ${nearest.map((m) => `${m.name} (${thousands(m.distanceKm)} km)`).join(", ")}`,
+      : `${where}; nearest: ${nearest.map((m) => `${m.id} (${thousands(m.distanceKm)} km)`).join(", ")}`,
     nearest
   })
 }

@@ -282,7 +282,7 @@ describe("createRidequote options", () => {
       const nearest = error.body.code === "result:market-not-served" ? error.body.nearest ?? [] : []
       expect(nearest.length).toBe(3)
       expect(nearest.map((m) => m.distanceKm)).toEqual([...nearest.map((m) => m.distanceKm)].sort((a, b) => a - b))
-      expect(error.message).toContain(`nearest: ${nearest[0]?.name} (`)
+      expect(error.message).toContain(`nearest: ${nearest[0]?.id} (`)
       expect(error.body.requestId).toMatch(/^[0-9a-f-]{36}$/)
       expect((await rq.quote(caller, timesSquareToJfk)).currency).toBe("USD")
       // Listing shows the shipped markets only: no sample fallback here.

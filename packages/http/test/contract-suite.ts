@@ -675,7 +675,7 @@ export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer, 
           expect(body.nearest[0]!.distanceKm).toBeGreaterThan(250)
           expect(body.nearest[0]!.distanceKm).toBeLessThan(400)
           expect(body.nearest.every((m) => Number.isInteger(m.distanceKm))).toBe(true)
-          expect(body.message).toMatch(/^no market serves \(51\.5072, -0\.1276\); nearest: Paris \(\d+ km\), Berlin \(\d+ km\)$/)
+          expect(body.message).toMatch(/^no market serves \(51\.5072, -0\.1276\); nearest: paris \(\d+ km\), berlin \(\d+ km\)$/)
           const entry = (yield* auditOf(token)).find((e) => e.requestId === (r.json as { requestId: string }).requestId)
           expect(entry?.decision).toMatchObject({ outcome: "rejected", code: "result:market-not-served" })
           // A place a market serves is quoted by it.

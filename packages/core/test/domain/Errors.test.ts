@@ -37,7 +37,7 @@ describe("core errors", () => {
       { id: id("boston"), name: "Boston", distanceKm: 5259.6 },
       { id: id("seattle"), name: "Seattle", distanceKm: 7700 }
     ])
-    expect(refused.message).toBe("no market serves (51.5, -0.12); nearest: Boston (5,260 km), New York City (5,570 km), Chicago (6,360 km)")
+    expect(refused.message).toBe("no market serves (51.5, -0.12); nearest: boston (5,260 km), nyc (5,570 km), chicago (6,360 km)")
     expect(refused.nearest?.map((m) => [m.id, m.distanceKm])).toEqual([["boston", 5260], ["nyc", 5570], ["chicago", 6360]])
     expect(marketNotServed({ latitude: 1, longitude: 2 }, []).message).toBe("no market serves (1, 2)")
   })

@@ -85,6 +85,8 @@ fares="$repo/packages/markets/fares"
 cp "$fares/chicago-taxi-2013-2016-tfx-sample-15k.csv.gz" chicago.csv.gz
 mkdir -p my-markets
 printf '```console\n$ mkdir -p my-markets\n```\n\n' >> "$out"
+run "markets list (the shipped markets, the basis in force on 1 June 2019)" ridequote markets list --at 2019-06-01T00:00:00Z
+run "markets list --json (the sample market alone)" ridequote markets list --markets none --json
 run "market fit" ridequote market fit --format chicago --input chicago.csv.gz --out my-markets/chicago.json
 run "market evaluate" ridequote market evaluate --model my-markets/chicago.json --format chicago --input chicago.csv.gz --cut 2015-01-01 --horizon-months 6
 cp "$repo/packages/markets/models/berlin-tariff.json" my-markets/berlin-tariff.json

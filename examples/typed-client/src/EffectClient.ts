@@ -49,7 +49,7 @@ export const auditPages = (baseUrl: string, token: string, pageSize: number) =>
     }
   })
 
-/** A whole session: a token, `quotes` quotes of the sample ride, then the audit in pages. */
+/** A whole session: a token, `quotes` quotes of the sample ride, the markets served, then the audit in pages. */
 export const effectClientSession = (connection: Connection, options: { quotes: number; pageSize: number }) =>
   Effect.gen(function*() {
     const issued = yield* issueToken(connection)
@@ -59,8 +59,9 @@ export const effectClientSession = (connection: Connection, options: { quotes: n
       () => client.quotes.quote({ payload: EXAMPLE_RIDE })
     )
     const me = yield* client.customer.me()
+    const markets = yield* client.markets.list({ urlParams: {} })
     const pages = yield* auditPages(connection.baseUrl, issued.token, options.pageSize)
-    return { issued, me, quotes, pages }
+    return { issued, me, quotes, markets, pages }
   }).pipe(
     // Fetch: the same client runs in browsers, Deno and Bun as well as Node.
     Effect.provide(FetchHttpClient.layer)

@@ -59,13 +59,14 @@ export const auditPages = async (baseUrl: string, token: string, pageSize: numbe
   return pages
 }
 
-/** A whole session: a token, `quotes` quotes of the sample ride, then the audit in pages. */
+/** A whole session: a token, `quotes` quotes of the sample ride, the markets served, then the audit in pages. */
 export const fetchClientSession = async (connection: Connection, options: { quotes: number; pageSize: number }) => {
   const issued = await issueToken(connection)
   const client = createClient<paths>({ baseUrl: connection.baseUrl, headers: { authorization: `Bearer ${issued.token}` } })
   const quotes = []
   for (let i = 0; i < options.quotes; i++) quotes.push(succeeded(await client.POST("/v1/quote", { body: EXAMPLE_RIDE })))
   const me = succeeded(await client.GET("/v1/customer/me"))
+  const markets = succeeded(await client.GET("/v1/markets"))
   const pages = await auditPages(connection.baseUrl, issued.token, options.pageSize)
-  return { issued, me, quotes, pages }
+  return { issued, me, quotes, markets, pages }
 }

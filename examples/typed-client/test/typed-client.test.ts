@@ -43,6 +43,9 @@ describe("typed clients against a running ridequote", { timeout: TIMEOUT_MS }, (
     expect(session.issued.ttlSeconds).toBeGreaterThan(0)
     expect(session.me.name).toBe("Effect client")
     expect(session.quotes).toHaveLength(QUOTES)
+    // The market that priced the quotes is listed, with the offers the quotes priced.
+    const priced = session.markets.find((m) => m.id === session.quotes[0]?.market.id)
+    expect(priced?.offers.map((o) => o.key).sort()).toEqual(Object.keys(session.quotes[0]?.marketPrices ?? {}).sort())
     expect(session.quotes.every((q) => q.distanceKm > 0 && Object.keys(q.recommendations).length > 0)).toBe(true)
     expect(session.pages.map((p) => p.length)).toEqual([2, 2, 1])
     // The audit is newest first: the quotes in reverse order, each once.
@@ -64,6 +67,8 @@ describe("typed clients against a running ridequote", { timeout: TIMEOUT_MS }, (
     expect(session.issued.ttlSeconds).toBeGreaterThan(0)
     expect(session.me.name).toBe("Fetch client")
     expect(session.quotes).toHaveLength(QUOTES)
+    const priced = session.markets.find((m) => m.id === session.quotes[0]?.market.id)
+    expect(priced?.offers.map((o) => o.key).sort()).toEqual(Object.keys(session.quotes[0]?.marketPrices ?? {}).sort())
     expect(session.pages.map((p) => p.length)).toEqual([2, 2, 1])
     expect(session.pages.flat().map((e) => e.requestId)).toEqual(session.quotes.map((q) => q.requestId).reverse())
   })

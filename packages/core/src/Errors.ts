@@ -8,11 +8,13 @@
  */
 import { Schema, SchemaAST } from "effect"
 import { AccountStatus } from "./Account.js"
+import { MarketId } from "./Ids.js"
 
 /** The wire codes of the service: the `code` of every error body (docs/api.md, "Errors"). */
 export const ErrorCode = Schema.Literal(
   "result:invalid-request",
   "result:route-metadata-incomplete",
+  "result:market-not-served",
   "result:invalid-credentials",
   "result:unauthorized",
   "result:token-invalid",
@@ -70,11 +72,57 @@ export class RouteMetadataIncomplete extends Schema.TaggedError<RouteMetadataInc
   message: Schema.String
 }) {}
 
-/** No configured market serves the pickup point. */
+/** A market near a point no market serves, and how far its area is (`MarketNotServed.nearest`). */
+export const NearestMarket = Schema.Struct({
+  id: MarketId,
+  name: Schema.String,
+  distanceKm: Schema.Number.annotations({
+    description: "Great-circle km from the point to the market's area (its bounding box), whole km"
+  })
+}).annotations({ identifier: "NearestMarket" })
+export type NearestMarket = typeof NearestMarket.Type
+
+/**
+ * No configured market serves the pickup point: a well-formed request the deployment cannot
+ * price (not a malformed one, hence a code of its own). `nearest` names the closest markets,
+ * nearest first (at most 3), so a caller can tell a typo'd coordinate from a city not served.
+ */
 export class MarketNotServed extends Schema.TaggedError<MarketNotServed>()("MarketNotServed", {
-  code: resultCode("result:invalid-request"),
-  message: Schema.String
+  code: resultCode("result:market-not-served"),
+  message: Schema.String,
+  nearest: Schema.optional(
+    Schema.Array(NearestMarket).annotations({ description: "The markets nearest the point, nearest first (at most 3)" })
+  )
 }) {}
+
+/** How many markets `MarketNotServed` names. */
+export const NEAREST_MARKETS_NAMED = 3
+
+const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+
+/**
+ * The refusal of a point no market serves, naming the nearest markets (any number given; the
+ * nearest `NEAREST_MARKETS_NAMED` are kept): "no market serves (51.5, -0.12); nearest: boston
+ * (5,261 km), nyc (5,535 km)". The message names markets by id (as quotes and `GET /v1/markets`
+ * do): names carry commas and parentheses of their own; `nearest` has both. Distances are
+ * rounded to whole km.
+ */
+export const marketNotServed = (
+  point: { readonly latitude: number; readonly longitude: number },
+  candidates: ReadonlyArray<NearestMarket>
+): MarketNotServed => {
+  const nearest = [...candidates]
+    .map((m) => ({ ...m, distanceKm: Math.round(m.distanceKm) }))
+    .sort((a, b) => a.distanceKm - b.distanceKm || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, NEAREST_MARKETS_NAMED)
+  const where = `no market serves (${point.latitude}, ${point.longitude})`
+  return new MarketNotServed({
+    message: nearest.length === 0
+      ? where
+      : `${where}; nearest: ${nearest.map((m) => `${m.id} (${thousands(m.distanceKm)} km)`).join(", ")}`,
+    nearest
+  })
+}
 
 /** Token issue with a missing, unknown or wrong key/secret; one message for every case. */
 export class InvalidCredentials extends Schema.TaggedError<InvalidCredentials>()("InvalidCredentials", {

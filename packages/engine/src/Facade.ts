@@ -15,6 +15,9 @@ import {
   AuditLog,
   DEFAULT_AUDIT_PAGE_SIZE,
   IssuedToken as IssuedTokenSchema,
+  MarketData,
+  marketSummaries,
+  MarketSummary as MarketSummarySchema,
   QuoteRequest as QuoteRequestSchema,
   QuoteResponse,
   Quotes,
@@ -46,6 +49,7 @@ import type {
   Caller,
   CreatedAccount,
   IssuedToken,
+  MarketSummary,
   NewAccount,
   Quote,
   QuoteRequest,
@@ -57,6 +61,7 @@ import {
   AccountStatusInput,
   AuditQueryInput,
   CredentialsInput,
+  MarketsQueryInput,
   decodeInput,
   invalidArgument,
   JtiInput,
@@ -173,6 +178,12 @@ export interface Ridequote {
   readonly quote: (caller: Caller, request: QuoteRequest) => Promise<Quote>
   /** Read the caller's audit back. */
   readonly audit: RidequoteAudit
+  /**
+   * Every market the engine serves, with its area, clock and what each offer's prices rest on
+   * at `at` (an ISO 8601 instant; default now), as `GET /v1/markets` answers. A market that does
+   * not describe its coverage (an embedder's own, without `coverage`) is not listed.
+   */
+  readonly markets: (options?: { readonly at?: string | undefined }) => Promise<ReadonlyArray<MarketSummary>>
   /** Stops the engine: later calls reject with `result:unavailable`. Idempotent. */
   readonly close: () => Promise<void>
 }
@@ -180,6 +191,7 @@ export interface Ridequote {
 const encodeAccount = trustedEncoder(AccountSchema)
 const encodeIssuedToken = trustedEncoder(IssuedTokenSchema)
 const encodeQuote = trustedEncoder(QuoteResponse)
+const encodeMarketSummary = trustedEncoder(MarketSummarySchema)
 const QUOTE_ENCODES_TO_ITSELF = !transforms(QuoteResponse.ast)
 
 const decodeOptions = decodeInput(OptionsInput, "the options")
@@ -191,6 +203,7 @@ const decodeJti = decodeInput(JtiInput, "the jti")
 const decodeCredentials = decodeInput(CredentialsInput, "the credentials")
 const decodeAuditQuery = decodeInput(AuditQueryInput, "the audit query")
 const decodeQuoteRequest = decodeInput(QuoteRequestSchema, "the quote request")
+const decodeMarketsQuery = decodeInput(MarketsQueryInput, "the markets query")
 
 const isoSeconds = (seconds: number): string => new Date(seconds * 1000).toISOString()
 
@@ -244,9 +257,16 @@ export const createRidequote = async (options: RidequoteOptions = {}): Promise<R
  */
 export const facadeOn = (runtime: Runtime.Runtime<RidequoteEngine>, dispose: () => Promise<void>): Ridequote => {
   const services = Runtime.runSync(runtime)(
-    Effect.all({ accounts: Accounts, tokens: Tokens, quotes: Quotes, auditLog: AuditLog, randomness: Randomness })
+    Effect.all({
+      accounts: Accounts,
+      tokens: Tokens,
+      quotes: Quotes,
+      auditLog: AuditLog,
+      randomness: Randomness,
+      marketData: MarketData
+    })
   )
-  const { accounts, auditLog, quotes, randomness, tokens } = services
+  const { accounts, auditLog, marketData, quotes, randomness, tokens } = services
   // One callback per call and the caller's Promise: runPromiseExit would add a second promise hop.
   const runCallback = Runtime.runCallback(runtime)
 
@@ -423,6 +443,16 @@ export const facadeOn = (runtime: Runtime.Runtime<RidequoteEngine>, dispose: () 
       )))
   }
 
+  const markets = (options: { readonly at?: string | undefined } = {}): Promise<ReadonlyArray<MarketSummary>> => {
+    const decoded = decodeMarketsQuery(options)
+    if (Either.isLeft(decoded)) return reject(decoded.left)
+    const at = decoded.right.at
+    return run(Effect.map(
+      at === undefined ? DateTime.now : Effect.succeed(at),
+      (moment) => marketSummaries(marketData.markets, moment).map((summary): MarketSummary => encodeMarketSummary(summary))
+    ))
+  }
+
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       if (inFlight === 0) resolve()
@@ -436,6 +466,7 @@ export const facadeOn = (runtime: Runtime.Runtime<RidequoteEngine>, dispose: () 
     tokens: tokensFacade,
     quote,
     audit: { recent: (caller, query) => page(caller, query).then((p) => p.entries), page },
+    markets,
     close
   }
 }

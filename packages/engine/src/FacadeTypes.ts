@@ -8,6 +8,7 @@
 export type ErrorCode =
   | "result:invalid-request"
   | "result:route-metadata-incomplete"
+  | "result:market-not-served"
   | "result:invalid-credentials"
   | "result:unauthorized"
   | "result:token-invalid"
@@ -186,6 +187,26 @@ export interface LevelBasis {
   readonly evidence?: string | undefined
 }
 
+/** A market the engine serves (`GET /v1/markets`' items): its area, clock and each offer's basis at a moment. */
+export interface MarketSummary {
+  readonly id: string
+  readonly name: string
+  /** True for the built-in sample market: its providers and prices are invented. */
+  readonly sampleData: boolean
+  readonly currency: string
+  /** IANA time zone of the market's clock; `solar` for the sample market. */
+  readonly timeZone: string
+  /** Bounding box of the area served, in degrees. */
+  readonly area: { readonly south: number; readonly west: number; readonly north: number; readonly east: number }
+  readonly offers: ReadonlyArray<{
+    /** `"<provider>/<serviceLevel>"`, as in a quote's `marketPrices`. */
+    readonly key: string
+    readonly provider: string
+    readonly serviceLevel: string
+    readonly source: OfferSource
+  }>
+}
+
 /** Where the distance and duration priced came from. */
 export interface Route {
   readonly source: "supplied" | "resolved"
@@ -257,6 +278,14 @@ export interface FieldIssue {
   readonly message: string
 }
 
+/** A market near a point no market serves (`result:market-not-served`'s `nearest`). */
+export interface NearestMarket {
+  readonly id: string
+  readonly name: string
+  /** Whole km from the point to the market's area. */
+  readonly distanceKm: number
+}
+
 /**
  * The body of an error, exactly as the HTTP API would answer it, discriminated by `code`.
  * `requestId` is set on errors of `quote` (the audit entry's id).
@@ -276,7 +305,14 @@ export type ErrorBody =
     readonly requestId?: string | undefined
   }
   | {
-    readonly code: Exclude<ErrorCode, "result:invalid-request" | "result:account-blocked">
+    readonly code: "result:market-not-served"
+    readonly message: string
+    /** The markets nearest the point, nearest first (at most 3). */
+    readonly nearest?: ReadonlyArray<NearestMarket> | undefined
+    readonly requestId?: string | undefined
+  }
+  | {
+    readonly code: Exclude<ErrorCode, "result:invalid-request" | "result:account-blocked" | "result:market-not-served">
     readonly message: string
     readonly requestId?: string | undefined
   }

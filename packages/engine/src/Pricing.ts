@@ -19,7 +19,7 @@ import { ModelFilesLive } from "./internal/ModelFiles.js"
  * - `{ models, fallbackToSample }`: `models` is `"shipped"` or a folder of fitted model files
  *   (`ridequote market fit`); places none of them serves are priced on the sample market when
  *   `fallbackToSample` (default: on for the shipped models, off for a folder of one's own),
- *   else refused with `result:invalid-request`.
+ *   else refused with `result:market-not-served`.
  */
 export type MarketsChoice =
   | "shipped"

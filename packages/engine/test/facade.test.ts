@@ -32,6 +32,11 @@ const fieldsNamed = (error: RidequoteError): Array<string> =>
 
 describe("createRidequote (memory)", () => {
   let rq: Ridequote
+  /** A new account's key and secret. */
+  const credentials = async (): Promise<[string, string]> => {
+    const created = await rq.accounts.create({ name: "Markets" })
+    return [created.apiKey, created.apiSecret]
+  }
   beforeAll(async () => {
     rq = await createRidequote()
   })
@@ -204,6 +209,23 @@ describe("createRidequote (memory)", () => {
     expect(fieldsNamed(badQuery)).toEqual(["limit", "from"])
   })
 
+  it("lists the markets served: the shipped ones with their areas, zones and offers' basis, then the sample market", async () => {
+    const markets = await rq.markets()
+    const nyc = markets.find((m) => m.id === "nyc")
+    expect(nyc).toMatchObject({ name: "New York City", sampleData: false, currency: "USD", timeZone: "America/New_York" })
+    expect(nyc?.area.south).toBeLessThan(40.758)
+    expect(nyc?.area.north).toBeGreaterThan(40.758)
+    const quote = await rq.quote({ token: (await rq.tokens.issue(...(await credentials()))).token }, timesSquareToJfk)
+    expect(nyc?.offers.map((o) => o.key).sort()).toEqual(Object.keys(quote.marketPrices).sort())
+    for (const offer of nyc?.offers ?? []) expect(offer.key).toBe(`${offer.provider}/${offer.serviceLevel}`)
+    // The sample market, for every other place, comes last.
+    expect(markets.at(-1)).toMatchObject({ id: "global-sample", sampleData: true, timeZone: "solar" })
+    // A moment of the past is accepted; a time without a zone is refused with details.
+    expect((await rq.markets({ at: "2020-06-01T12:00:00Z" })).map((m) => m.id)).toEqual(markets.map((m) => m.id))
+    const error = await rejection(rq.markets({ at: "2020-06-01T12:00:00" }))
+    expect(fieldsNamed(error)).toEqual(["at"])
+  })
+
   it("answers unknown accounts, credentials and tokens with the contract's codes", async () => {
     const missing = await rejection(rq.accounts.get("0b5c4a1e-8f3d-4c2a-9e1b-7d6f5a4b3c2d"))
     expect(missing.code).toBe("result:not-found")
@@ -255,8 +277,16 @@ describe("createRidequote options", () => {
       const caller = { accountId: account.id }
       const paris = { pickup: { latitude: 48.8566, longitude: 2.3522 }, destination: { latitude: 48.8738, longitude: 2.295 } }
       const error = await rejection(rq.quote(caller, { ...paris, distanceKm: 4.2, durationMinutes: 14 }))
-      expect(error.code).toBe("result:invalid-request")
+      expect(error.code).toBe("result:market-not-served")
+      // The nearest markets, nearest first, as structured data and in the message.
+      const nearest = error.body.code === "result:market-not-served" ? error.body.nearest ?? [] : []
+      expect(nearest.length).toBe(3)
+      expect(nearest.map((m) => m.distanceKm)).toEqual([...nearest.map((m) => m.distanceKm)].sort((a, b) => a - b))
+      expect(error.message).toContain(`nearest: ${nearest[0]?.id} (`)
+      expect(error.body.requestId).toMatch(/^[0-9a-f-]{36}$/)
       expect((await rq.quote(caller, timesSquareToJfk)).currency).toBe("USD")
+      // Listing shows the shipped markets only: no sample fallback here.
+      expect((await rq.markets()).some((m) => m.sampleData)).toBe(false)
       const decisions = (await rq.audit.recent(caller)).map((e) => e.decision.outcome).sort()
       expect(decisions).toEqual(["quoted", "rejected"])
     } finally {

@@ -12,6 +12,7 @@ import type {
   ErrorBody,
   ErrorCode,
   IssuedToken,
+  MarketSummary,
   Quote,
   QuoteRequest,
   RidequoteOptions
@@ -25,6 +26,7 @@ describe("the facade's plain types", () => {
     assignable<typeof Core.Account.Encoded, Account>(true)
     assignable<typeof Core.IssuedToken.Encoded, IssuedToken>(true)
     assignable<typeof Core.QuoteResponse.Encoded, Quote>(true)
+    assignable<typeof Core.MarketSummary.Encoded, MarketSummary>(true)
     // Both ways: a field core adds to the answer must be added here too.
     assignable<Quote, typeof Core.QuoteResponse.Encoded>(true)
     assignable<AuditEntry, typeof Core.AuditEntry.Encoded>(true)

@@ -1,5 +1,5 @@
 /**
- * The HTTP contract of ridequote as one `HttpApi`: the five /v1 endpoints and the operational
+ * The HTTP contract of ridequote as one `HttpApi`: the /v1 endpoints and the operational
  * ones, with core's schemas reused as they are and every error row the endpoint can answer
  * with. The server, the OpenAPI document and the typed client (`HttpApiClient.make`) all read
  * this one definition.
@@ -15,6 +15,7 @@ import {
   InvalidRequest,
   IssuedToken,
   MarketNotServed,
+  MarketSummary,
   MAX_AUDIT_PAGE_SIZE,
   QuoteRequest,
   QuoteResponse,
@@ -234,6 +235,36 @@ export class AuditGroup extends HttpApiGroup.make("audit")
   .annotate(OpenApi.Description, "The audit of quote requests")
 {}
 
+/** Query of GET /v1/markets: the moment whose basis to show (default now). Strict like the audit's. */
+export const MarketsQueryParams = Schema.Struct({
+  at: Schema.optionalWith(
+    Timestamp.annotations({ description: "ISO 8601 instant whose tariffs and fits to show; default now" }),
+    { exact: true }
+  )
+}).annotations({ parseOptions: { errors: "all", onExcessProperty: "error" } })
+export type MarketsQueryParams = typeof MarketsQueryParams.Type
+
+/**
+ * GET /v1/markets (bearer): every market the deployment serves, with its area, clock and the
+ * basis of each offer at `at`; implemented by `MarketsHandlersLive`.
+ */
+export class MarketsGroup extends HttpApiGroup.make("markets")
+  .add(
+    HttpApiEndpoint.get("list", "/v1/markets")
+      .setUrlParams(MarketsQueryParams)
+      .addSuccess(Schema.Array(MarketSummary))
+      .addError(errorWire(InvalidRequest))
+      .annotateContext(summary(
+        "The markets served, and what their prices rest on",
+        "Each market's id, name, currency, time zone and area (bounding box), and per \"<provider>/<serviceLevel>\" " +
+          "the product and the records or tariff its prices rest on at `at` (default now). A point outside every " +
+          "area is refused by POST /v1/quote with 422 result:market-not-served, unless the sample market serves it."
+      ))
+  )
+  .middleware(BearerAuth)
+  .annotate(OpenApi.Description, "The markets served")
+{}
+
 /** Body of the liveness and readiness probes when they pass: `{"status": "ok"}`. */
 export const HealthStatus = Schema.Struct({ status: Schema.Literal("ok") }).annotations({ identifier: "HealthStatus" })
 
@@ -273,6 +304,7 @@ export class RidequoteApi extends HttpApi.make("ridequote")
   .add(AuthGroup)
   .add(CustomerGroup)
   .add(QuotesGroup)
+  .add(MarketsGroup)
   .add(AuditGroup)
   .add(OperationsGroup)
   .addError(errorWire(InternalError))

@@ -29,7 +29,15 @@ import { invalidRequestFromDecodeError } from "./internal/FieldIssues.js"
 import { RidequoteHttpConfig } from "./HttpConfig.js"
 import { InternalError, MethodNotAllowed, UnknownRoute } from "./HttpErrors.js"
 import { recordRequest } from "./internal/Metrics.js"
-import { joinedHeader, makeNearMiss, originForm, repeatedHeader, repeatedHeaderError } from "./internal/RequestReading.js"
+import {
+  joinedHeader,
+  makeNearMiss,
+  messageProblem,
+  oddRequestLines,
+  originForm,
+  repeatedHeader,
+  repeatedHeaderError
+} from "./internal/RequestReading.js"
 
 /** Routes served next to the API endpoints (by `HttpHostLive`), for 405 and metrics labels. */
 export const DOCUMENT_ROUTES: ReadonlyArray<readonly [method: string, path: string]> = [
@@ -98,6 +106,13 @@ export const errorHead = (
 const errorResponse = ({ body, headers, status }: ErrorHead): HttpServerResponse.HttpServerResponse =>
   HttpServerResponse.unsafeJson(body, { status, headers, contentType: JSON_UTF8 })
 
+/**
+ * The 404 of a path we do not serve. The path is not repeated: messages never echo what was
+ * sent (docs/api.md, "Errors"), which a page rendering the message could be made to show.
+ */
+export const unknownRoute = (): UnknownRoute =>
+  new UnknownRoute({ message: "no route for this path (the paths are in docs/api.md and /openapi.json)" })
+
 export type Classified =
   | { readonly _tag: "Known"; readonly error: RenderableError }
   | { readonly _tag: "Unexpected"; readonly cause: Cause.Cause<unknown> }
@@ -126,7 +141,7 @@ export const classify = (
     return {
       _tag: "Known",
       error: allow === undefined
-        ? new UnknownRoute({ message: `no route for ${path}` })
+        ? unknownRoute()
         : new MethodNotAllowed({ message: `${path} accepts ${allow.join(", ")}`, allow })
     }
   }
@@ -227,10 +242,15 @@ export const EdgeLive = HttpApiBuilder.middleware(
         const path = typeof target === "string" ? pathOf(target) : pathOf(request.url)
         const route = routes.has(path) ? path : "unmatched"
         const method = methodLabel(request.method)
-        const headProblem = typeof target !== "string"
+        // Not a plain HTTP/1.1 message (RequestReading.ts, `messageProblem`): refused whatever
+        // the path, and the connection closed, since its framing may be read otherwise.
+        const message = messageProblem(messageHeadOf(request))
+        const headProblem = message !== undefined
+          ? message
+          : typeof target !== "string"
           ? target
           : route === "unmatched"
-          ? (nearMiss(path) ? new UnknownRoute({ message: `no route for ${path}` }) : undefined)
+          ? (nearMiss(path) ? unknownRoute() : undefined)
           : routes.get(path)?.includes(request.method) === true
           ? repeatedHeaderProblem(request)
           : undefined
@@ -240,7 +260,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
           ? app
           : Effect.provideService(app, HttpServerRequest.HttpServerRequest, request.modify({ url: target as string }))
 
-        if (cors !== undefined && request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined) {
+        if (cors !== undefined && message === undefined && request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined) {
           const methods = routes.get(path)
           const preflight = methods === undefined ? undefined : cors.preflightHeaders(request.headers["origin"], methods)
           if (preflight !== undefined) {
@@ -266,7 +286,8 @@ export const EdgeLive = HttpApiBuilder.middleware(
           })
         )
         yield* requestAnswered({ requestId: responseId, method, route, status: response.status }, startMs)
-        const answered = withJsonCharset(HttpServerResponse.setHeader(response, "x-request-id", responseId))
+        const identified = HttpServerResponse.setHeader(response, "x-request-id", responseId)
+        const answered = withJsonCharset(message === undefined ? identified : HttpServerResponse.setHeader(identified, "connection", "close"))
         return cors === undefined ? answered : withCorsHeaders(answered, cors.responseHeaders(request.headers["origin"]))
       })
   })
@@ -281,6 +302,21 @@ const repeatedHeaderProblem = (request: HttpServerRequest.HttpServerRequest): In
   const rawHeaders = (request.source as { readonly rawHeaders?: unknown }).rawHeaders
   const name = Array.isArray(rawHeaders) ? repeatedHeader(rawHeaders as Array<string>) : joinedHeader(request.headers)
   return name === undefined ? undefined : repeatedHeaderError(name)
+}
+
+/**
+ * The head `messageProblem` reads: from Node's request when the host gives one (version, the
+ * request line's mark), else what every platform has (the Fetch API has no version to read).
+ */
+const messageHeadOf = (request: HttpServerRequest.HttpServerRequest) => {
+  const source = request.source as { readonly httpVersion?: unknown }
+  return {
+    httpVersion: typeof source.httpVersion === "string" ? source.httpVersion : undefined,
+    url: request.url,
+    host: request.headers["host"],
+    transferEncoding: request.headers["transfer-encoding"],
+    oddRequestLine: typeof request.source === "object" && request.source !== null && oddRequestLines.has(request.source)
+  }
 }
 
 /** JSON bodies are `application/json; charset=utf-8` (docs/api.md). */

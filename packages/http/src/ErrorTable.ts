@@ -22,6 +22,8 @@ import { HttpErrors } from "./HttpErrors.js"
 export const STATUS_OF_CODE: { readonly [C in ErrorCode]: number } = {
   "result:invalid-request": 400,
   "result:route-metadata-incomplete": 400,
+  // Well-formed, but no market of this deployment serves the place (RFC 9110 §15.5.21).
+  "result:market-not-served": 422,
   "result:invalid-credentials": 401,
   "result:unauthorized": 401,
   "result:token-invalid": 401,

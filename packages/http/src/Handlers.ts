@@ -8,6 +8,8 @@ import {
   acceptPlainQuoteRequest,
   AuditLog,
   InvalidRequest,
+  MarketData,
+  marketSummaries,
   QuoteRequest,
   Quotes,
   Randomness,
@@ -186,6 +188,19 @@ export const AuditHandlersLive = HttpApiBuilder.group(RidequoteApi, "audit", (ha
       }))
   }))
 
+// --- markets ----------------------------------------------------------------------------
+
+/** The markets handler: every market served, at `at` or now (the Clock). Needs `MarketData`. */
+export const MarketsHandlersLive = HttpApiBuilder.group(RidequoteApi, "markets", (handlers) =>
+  Effect.gen(function*() {
+    const marketData = yield* MarketData
+    return handlers.handle("list", ({ urlParams }) =>
+      Effect.map(
+        urlParams.at === undefined ? DateTime.now : Effect.succeed(urlParams.at),
+        (at) => marketSummaries(marketData.markets, at)
+      ))
+  }))
+
 // --- operations -------------------------------------------------------------------------
 
 /** The probes and metrics: readiness pings `StorageHealth` (503 when it fails); needs `StorageHealth`. */
@@ -203,6 +218,7 @@ export const ApiHandlersLive = Layer.mergeAll(
   AuthHandlersLive,
   CustomerHandlersLive,
   QuotesHandlersLive,
+  MarketsHandlersLive,
   AuditHandlersLive,
   OperationsHandlersLive
 )

@@ -6,7 +6,7 @@
  */
 import { HttpApiBuilder } from "@effect/platform"
 import type { HttpApi, HttpRouter, HttpServer } from "@effect/platform"
-import type { AuditLog, Quotes, Randomness, StorageHealth, Tokens } from "@ridequote/core"
+import type { AuditLog, MarketData, Quotes, Randomness, StorageHealth, Tokens } from "@ridequote/core"
 import { Layer } from "effect"
 import { RidequoteApi } from "./Api.js"
 import { BearerAuthLive } from "./BearerAuth.js"
@@ -18,7 +18,7 @@ import type { RidequoteHttpOptions } from "./HttpConfig.js"
 import { AccountRateLimiterLive } from "./internal/RateLimiter.js"
 
 /** What the application needs from core (and storage). */
-export type HttpHostRequirements = Tokens | Quotes | AuditLog | Randomness | StorageHealth
+export type HttpHostRequirements = Tokens | Quotes | AuditLog | Randomness | StorageHealth | MarketData
 
 /**
  * `RidequoteApi` implemented: handlers and bearer middleware (with its rate limiter). For

@@ -24,6 +24,8 @@ export {
   CustomerGroup,
   HealthStatus,
   issueToken,
+  MarketsGroup,
+  MarketsQueryParams,
   OperationsGroup,
   PROMETHEUS_CONTENT_TYPE,
   QuotesGroup,
@@ -53,6 +55,7 @@ export {
   AuditHandlersLive,
   AuthHandlersLive,
   CustomerHandlersLive,
+  MarketsHandlersLive,
   OperationsHandlersLive,
   QuotesHandlersLive
 } from "./Handlers.js"

@@ -5,8 +5,9 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { InMemoryAuditLog, InMemoryStorageLive } from "@ridequote/core/testing"
-import { Clock, Effect, Layer, TestClock } from "effect"
+import { Clock, DateTime, Effect, Layer, TestClock } from "effect"
 import { call, errorCode, issueToken, makeTestApp, signedIn, StorageSwitch } from "./harness.js"
+import { twoCities } from "./markets.js"
 
 const App = makeTestApp(() => Layer.mergeAll(InMemoryStorageLive, InMemoryAuditLog), {
   rateLimit: { requestsPerSecond: 1, burst: 2 }
@@ -80,6 +81,21 @@ describe("HTTP rules in time", () => {
         yield* storage.setAvailable(true)
         yield* TestClock.adjust("5 seconds")
         expect((yield* call("GET", "/v1/customer/me", { token })).status).toBe(200)
+      }))
+  })
+
+  layer(makeTestApp(() => Layer.mergeAll(InMemoryStorageLive, InMemoryAuditLog), undefined, "httpapi", undefined, twoCities(DateTime.unsafeMake(3_600_000))))((it) => {
+    it.effect("GET /v1/markets without ?at= shows the basis in force at the Clock's now", () =>
+      Effect.gen(function*() {
+        const { token } = yield* signedIn()
+        const tariffs = (r: { readonly json: unknown }) =>
+          (r.json as ReadonlyArray<{ offers: ReadonlyArray<{ source: { tariff?: { name: string } } }> }>)[0]?.offers.map((o) => o.source.tariff?.name)
+        const before = yield* call("GET", "/v1/markets", { token })
+        expect(new Set(tariffs(before))).toEqual(new Set(["Berlin tariff of 2019"]))
+        // The TestClock starts at 1970-01-01T00:00Z; these markets' tariff changed an hour later.
+        yield* TestClock.adjust("1 hour")
+        const after = yield* call("GET", "/v1/markets", { token })
+        expect(new Set(tariffs(after))).toEqual(new Set(["Berlin tariff of 2020"]))
       }))
   })
 })

@@ -12,6 +12,7 @@ import { call, credentialHeaders, errorCode, issueToken, makeTestApp, newAccount
 import type { Host } from "./harness.js"
 import type { MakeStorageLayer, WireResponse } from "./harness.js"
 import { claimsOf, signWithServiceKey, unsignedToken } from "./jwt.js"
+import { TwoCitiesLive } from "./markets.js"
 
 const isErrorCode = Schema.is(ErrorCode)
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
@@ -58,6 +59,19 @@ export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer, 
   describe(`HTTP contract — ${name}, ${host} host`, () => {
     layer(makeTestApp(makeStorageLayer, undefined, host), { excludeTestServices: true, timeout: "60 seconds" })((it) => {
       // --- route metadata and mode (docs/api.md, "POST /v1/quote") ---------------------------
+
+      it.effect("GET /v1/markets lists the sample market: every place on Earth, solar clock, the offers a quote prices", () =>
+        Effect.gen(function*() {
+          const { token } = yield* signedIn()
+          const r = yield* call("GET", "/v1/markets", { token })
+          expect(r.status, r.text).toBe(200)
+          const markets = r.json as ReadonlyArray<MarketWire>
+          expect(markets.map((m) => ({ id: m.id, sampleData: m.sampleData, timeZone: m.timeZone, area: m.area }))).toEqual([
+            { id: "global-sample", sampleData: true, timeZone: "solar", area: { south: -90, west: -180, north: 90, east: 180 } }
+          ])
+          const quoted = yield* call("POST", "/v1/quote", { token, json: trip })
+          expect(markets[0]!.offers.map((o) => o.key).sort()).toEqual(Object.keys((quoted.json as QuoteWire).marketPrices).sort())
+        }))
 
       it.effect("rule 1: neither distanceKm nor durationMinutes → both inferred from pickup and destination", () =>
         Effect.gen(function*() {
@@ -640,6 +654,76 @@ export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer, 
         }))
     })
 
+    // Markets of their own (Berlin, Paris): a point outside both is not served.
+    layer(makeTestApp(makeStorageLayer, undefined, host, undefined, TwoCitiesLive), {
+      excludeTestServices: true,
+      timeout: "60 seconds"
+    })((it) => {
+      const LONDON = {
+        pickup: { latitude: 51.5072, longitude: -0.1276 },
+        destination: { latitude: 51.5155, longitude: -0.0922 }
+      }
+
+      it.effect("a place no market serves → 422 result:market-not-served naming the nearest markets, audited", () =>
+        Effect.gen(function*() {
+          const { token } = yield* signedIn()
+          const r = yield* call("POST", "/v1/quote", { token, json: LONDON })
+          expectError(r, 422, "result:market-not-served")
+          const body = r.json as { message: string; nearest: ReadonlyArray<{ id: string; name: string; distanceKm: number }> }
+          // Nearest first, whole km: London–Paris's box ~300 km, London–Berlin's ~900 km.
+          expect(body.nearest.map((m) => m.id)).toEqual(["paris", "berlin"])
+          expect(body.nearest[0]!.distanceKm).toBeGreaterThan(250)
+          expect(body.nearest[0]!.distanceKm).toBeLessThan(400)
+          expect(body.nearest.every((m) => Number.isInteger(m.distanceKm))).toBe(true)
+          expect(body.message).toMatch(/^no market serves \(51\.5072, -0\.1276\); nearest: paris \(\d+ km\), berlin \(\d+ km\)$/)
+          const entry = (yield* auditOf(token)).find((e) => e.requestId === (r.json as { requestId: string }).requestId)
+          expect(entry?.decision).toMatchObject({ outcome: "rejected", code: "result:market-not-served" })
+          // A place a market serves is quoted by it.
+          const berlin = yield* call("POST", "/v1/quote", { token, json: trip })
+          expect(berlin.status, berlin.text).toBe(200)
+          expect(berlin.json).toMatchObject({ market: { id: "berlin", sampleData: false }, currency: "EUR" })
+        }))
+
+      it.effect("GET /v1/markets → each market's area, currency, time zone and offers with their basis now; ?at= the basis then", () =>
+        Effect.gen(function*() {
+          const { token } = yield* signedIn()
+          const r = yield* call("GET", "/v1/markets", { token })
+          expect(r.status, r.text).toBe(200)
+          expect(r.headers["content-type"]).toMatch(/^application\/json/)
+          const markets = r.json as ReadonlyArray<MarketWire>
+          expect(markets.map((m) => m.id)).toEqual(["berlin", "paris"])
+          const berlin = markets[0]!
+          expect(berlin).toMatchObject({
+            name: "Berlin",
+            sampleData: false,
+            currency: "EUR",
+            timeZone: "Europe/Berlin",
+            area: { south: 52.3, west: 13, north: 52.7, east: 13.8 }
+          })
+          // The same keys a quote's marketPrices has, each with what its prices rest on now.
+          const quoted = yield* call("POST", "/v1/quote", { token, json: trip })
+          expect(berlin.offers.map((o) => o.key).sort()).toEqual(Object.keys((quoted.json as QuoteWire).marketPrices).sort())
+          for (const offer of berlin.offers) {
+            expect(offer.key).toBe(`${offer.provider}/${offer.serviceLevel}`)
+            expect(offer.source.tariff?.name).toBe("Berlin tariff of 2020")
+          }
+          const then = yield* call("GET", "/v1/markets?at=2019-06-01T00:00:00Z", { token })
+          expect(then.status, then.text).toBe(200)
+          const before = then.json as ReadonlyArray<MarketWire>
+          expect(before[1]?.offers.map((o) => o.source.tariff?.name)).toEqual(before[1]?.offers.map(() => "Paris tariff of 2019"))
+        }))
+
+      it.effect("GET /v1/markets: no token → 401; a malformed, zone-less or unknown query parameter → 400", () =>
+        Effect.gen(function*() {
+          expectError(yield* call("GET", "/v1/markets"), 401, "result:unauthorized")
+          const { token } = yield* signedIn()
+          for (const query of ["at=yesterday", "at=2019-02-30T00:00:00Z", "at=2019-06-01T00:00:00", "when=2019-06-01T00:00:00Z"]) {
+            expectError(yield* call("GET", `/v1/markets?${query}`, { token }), 400, "result:invalid-request")
+          }
+          expectError(yield* call("POST", "/v1/markets", { token, json: {} }), 405, "result:method-not-allowed")
+        }))
+    })
+
     // A tight limit on its own application, so the other tests never meet it.
     layer(makeTestApp(makeStorageLayer, { rateLimit: { requestsPerSecond: 0.01, burst: 2 } }, host), {
       excludeTestServices: true
@@ -658,6 +742,21 @@ export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer, 
         }))
     })
   })
+}
+
+interface MarketWire {
+  readonly id: string
+  readonly name: string
+  readonly sampleData: boolean
+  readonly currency: string
+  readonly timeZone: string
+  readonly area: { readonly south: number; readonly west: number; readonly north: number; readonly east: number }
+  readonly offers: ReadonlyArray<{
+    readonly key: string
+    readonly provider: string
+    readonly serviceLevel: string
+    readonly source: { readonly tariff?: { readonly name: string } } & Record<string, unknown>
+  }>
 }
 
 /** POST with a streamed (chunked) body: no Content-Length for the server to check first. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import {
   AccessViewStale, AccountBlocked, AccountNotFound, BehaviorNotFound, InvalidCredentials, InvalidRequest,
   MarketNotServed, RouteMetadataIncomplete, RouteUnavailable, StorageUnavailable, TokenExpired, TokenInvalid,
-  TokenNotFound, TokenRevoked, Unauthorized
+  MarketId, TokenNotFound, TokenRevoked, Unauthorized
 } from "@ridequote/core"
 import {
   errorBody, errorTable, InternalError, MethodNotAllowed, PayloadTooLarge, RateLimited, UnknownRoute, UnsupportedMediaType
@@ -14,7 +14,7 @@ const message = "m"
 const samples: ReadonlyArray<RenderableError> = [
   new InvalidRequest({ message, details: [{ path: ["a"], message }] }),
   new RouteMetadataIncomplete({ message }),
-  new MarketNotServed({ message }),
+  new MarketNotServed({ message, nearest: [{ id: MarketId.make("nyc"), name: "New York City", distanceKm: 5570 }] }),
   new BehaviorNotFound({ message }),
   new InvalidCredentials({ message }),
   new Unauthorized({ message }),
@@ -39,6 +39,7 @@ const samples: ReadonlyArray<RenderableError> = [
 const CONTRACT_STATUS: Readonly<Record<string, number>> = {
   "result:invalid-request": 400,
   "result:route-metadata-incomplete": 400,
+  "result:market-not-served": 422,
   "result:invalid-credentials": 401,
   "result:unauthorized": 401,
   "result:token-invalid": 401,
@@ -72,6 +73,9 @@ describe("error table", () => {
       code: "result:account-blocked", message, accountStatus: "Blocked"
     })
     expect(errorBody(new TokenExpired({ message })).body).toEqual({ code: "result:token-expired", message })
+    expect(errorBody(samples[2] as RenderableError).body).toEqual({
+      code: "result:market-not-served", message, nearest: [{ id: "nyc", name: "New York City", distanceKm: 5570 }]
+    })
   })
 })
 

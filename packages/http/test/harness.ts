@@ -22,10 +22,10 @@ import {
   StorageUnavailable,
   TokenStore
 } from "@ridequote/core"
-import type { AccountStatus, CreatedAccount, IssuedToken, Randomness, StoragePorts } from "@ridequote/core"
+import type { AccountStatus, CreatedAccount, IssuedToken, MarketData, Randomness, StoragePorts } from "@ridequote/core"
 import { Context, Effect, Layer, LogLevel, Logger, Redacted } from "effect"
 import { HttpHostLive } from "../src/index.js"
-import { NodeHost, NodeHostLive } from "../src/node/index.js"
+import { answerClientErrors, markOddRequestLines, NODE_SERVER_OPTIONS, NodeHost, NodeHostLive } from "../src/node/index.js"
 
 export type { StoragePorts }
 import type { RidequoteHttpOptions } from "../src/index.js"
@@ -102,7 +102,9 @@ const NodeHostTestServer = (options?: Partial<RidequoteHttpOptions>) =>
   Layer.scopedContext(
     Effect.gen(function*() {
       const listener = yield* NodeHost
-      const server = createServer(listener)
+      // As `ridequote serve` creates it (GracefulHttpServer), without its limits.
+      const server = createServer(NODE_SERVER_OPTIONS, listener)
+      answerClientErrors(server)
       const port = yield* Effect.acquireRelease(
         Effect.async<number>((resume) => {
           server.listen(0, "127.0.0.1", () => resume(Effect.succeed((server.address() as AddressInfo).port)))
@@ -120,26 +122,48 @@ const NodeHostTestServer = (options?: Partial<RidequoteHttpOptions>) =>
     })
   ).pipe(Layer.provide(NodeHostLive(options)), Layer.provide(NodeHttpClient.layerUndici))
 
-/** `HttpHostLive` on Effect's test server (which provides the aimed `HttpClient`). */
+/**
+ * A `node:http` server for the HttpApi lane, prepared as docs/api.md tells a custom host to
+ * (Node's options, its parser's refusals answered, request lines read while their bytes are there).
+ */
+const preparedServer = () => {
+  const server = createServer(NODE_SERVER_OPTIONS)
+  answerClientErrors(server)
+  markOddRequestLines(server)
+  return server
+}
+
+/** `HttpHostLive` on Effect's Node server, with an `HttpClient` aimed at it (as `layerTest` makes). */
 const HttpApiTestServer = (options?: Partial<RidequoteHttpOptions>) =>
   Layer.effect(
     TestServerPort,
     Effect.flatMap(HttpServer.HttpServer, (server) =>
       server.address._tag === "TcpAddress" ? Effect.succeed(server.address.port) : Effect.dieMessage("not on TCP"))
-  ).pipe(Layer.provideMerge(HttpHostLive(options)), Layer.provideMerge(NodeHttpServer.layerTest))
+  ).pipe(
+    Layer.provideMerge(HttpHostLive(options)),
+    Layer.provideMerge(
+      HttpServer.layerTestClient.pipe(
+        Layer.provide(NodeHttpClient.layerWithoutAgent),
+        Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
+        Layer.provideMerge(NodeHttpServer.layer(preparedServer, { port: 0 }))
+      )
+    )
+  )
 
 /**
- * The application under test: the chosen host on a test server, the engine, gated storage.
+ * The application under test: the chosen host on a test server, the engine, gated storage,
+ * the markets given (default: the sample market, which serves every point).
  * With `logger`, every log line (Info and up) goes to it instead of the default logger.
  */
 export const makeTestApp = (
   makeStorage: MakeStorageLayer,
   options?: Partial<RidequoteHttpOptions>,
   host: Host = "node",
-  logger?: Logger.Logger<unknown, void>
+  logger?: Logger.Logger<unknown, void>,
+  markets: Layer.Layer<MarketData> = SampleMarketLive
 ) => {
   const storage = GatedStorage.pipe(Layer.provide(makeStorage()))
-  const ports = Layer.mergeAll(storage, SampleMarketLive, OfflineRouteResolverLive)
+  const ports = Layer.mergeAll(storage, markets, OfflineRouteResolverLive)
   const engine = makeEngineLive().pipe(Layer.provideMerge(ports))
   const served = host === "node" ? NodeHostTestServer(options) : HttpApiTestServer(options)
   return served.pipe(

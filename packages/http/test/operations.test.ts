@@ -46,6 +46,7 @@ describe("operational endpoints", () => {
           "/v1/auth/revoke",
           "/v1/auth/token",
           "/v1/customer/me",
+          "/v1/markets",
           "/v1/quote"
         ])
         for (const [path, item] of Object.entries(doc.paths)) {
@@ -57,10 +58,11 @@ describe("operational endpoints", () => {
         expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(["UnknownRoute", "MethodNotAllowed"]))
         for (const code of ErrorCode.literals) expect(r.text, code).toContain(`"${code}"`)
         const quote = doc.paths["/v1/quote"]?.["post"]
-        expect(Object.keys(quote?.responses ?? {}).sort()).toEqual(["200", "400", "401", "403", "413", "415", "429", "500", "503"])
+        expect(Object.keys(quote?.responses ?? {}).sort()).toEqual(["200", "400", "401", "403", "413", "415", "422", "429", "500", "503"])
         const token = doc.paths["/v1/auth/token"]?.["post"]
         expect(Object.keys(token?.responses ?? {}).sort()).toEqual(["200", "400", "401", "403", "500", "503"])
         expect(Object.keys(doc.paths["/v1/customer/me"]?.["get"]?.responses ?? {}).sort()).toEqual(["200", "401", "429", "500", "503"])
+        expect(Object.keys(doc.paths["/v1/markets"]?.["get"]?.responses ?? {}).sort()).toEqual(["200", "400", "401", "429", "500", "503"])
       }))
 
     it.effect("typed client from RidequoteApi: successes decode to core's types, errors to core's error classes", () =>
@@ -75,6 +77,8 @@ describe("operational endpoints", () => {
         expect(missing).toBeInstanceOf(TokenNotFound)
         const page = yield* client.audit.recent({ urlParams: { limit: 5 } })
         expect(page).toEqual([])
+        const markets = yield* client.markets.list({ urlParams: {} })
+        expect(markets.map((m) => m.id)).toEqual(["global-sample"])
       }))
 
     it.effect("/metrics: Prometheus text with request, duration and quote series after a few requests", () =>

@@ -41,6 +41,41 @@ const raw = (lines: ReadonlyArray<string>, body = "") =>
     return { status, head, json: json === undefined ? undefined : JSON.parse(json) } satisfies RawAnswer
   })
 
+/**
+ * Writes `text` exactly as given on a fresh connection (then half-closes it) and reads every
+ * answer until the server closes: for requests a client library would not send.
+ */
+const exchange = (text: string) =>
+  Effect.gen(function*() {
+    const port = yield* TestServerPort
+    return yield* Effect.async<string>((resume) => {
+      const socket = connect(port, "127.0.0.1")
+      const chunks: Array<Buffer> = []
+      socket.on("data", (c: Buffer) => chunks.push(c))
+      socket.on("close", () => resume(Effect.succeed(Buffer.concat(chunks).toString("utf8"))))
+      socket.on("error", () => {})
+      socket.end(text.replaceAll("{port}", String(port)))
+    })
+  })
+
+/** The answers in a connection's bytes, in order: status, head and JSON body of each. */
+const answers = (text: string): ReadonlyArray<RawAnswer> =>
+  text.split(/(?=HTTP\/1\.1 \d{3} )/).filter((part) => part.startsWith("HTTP/1.1 ")).map((part) => {
+    const [head = "", rest = ""] = part.split("\r\n\r\n", 2)
+    const json = /\{[\s\S]*\}/.exec(rest)?.[0]
+    return { status: Number(head.slice(9, 12)), head, json: json === undefined ? undefined : JSON.parse(json) }
+  })
+
+/** The one answer on a connection, which must be a contract error body with an X-Request-Id. */
+const onlyAnswer = (text: string): RawAnswer => {
+  const all = answers(text)
+  expect(all.length, text).toBe(1)
+  const answer = all[0]!
+  expect(answer.head.toLowerCase(), answer.head).toMatch(/\r\nx-request-id: [0-9a-f-]{36}\r\n/)
+  expect(answer.head.toLowerCase()).toContain("content-type: application/json; charset=utf-8")
+  return answer
+}
+
 const trip = "{\"pickup\":{\"latitude\":52.52,\"longitude\":13.405},\"destination\":{\"latitude\":52.5,\"longitude\":13.35}}"
 
 const quote = (token: string, options: { target?: string; extra?: ReadonlyArray<string>; body?: string } = {}) =>
@@ -217,5 +252,138 @@ const suite = (host: Host) =>
     })
   })
 
+const messageSuite = (host: Host) =>
+  describe(`plain HTTP/1.1 messages only — ${host} host`, () => {
+    layer(makeTestApp(() => Layer.mergeAll(InMemoryStorageLive, InMemoryAuditLog), undefined, host), {
+      excludeTestServices: true
+    })((it) => {
+      const quoteHead = (token: string, requestLine: string, extra: ReadonlyArray<string> = []) =>
+        [
+          requestLine,
+          "Host: 127.0.0.1:{port}",
+          `Authorization: Bearer ${token}`,
+          "Content-Type: application/json",
+          ...extra
+        ].join("\r\n")
+
+      it.effect("no Host header (HTTP/1.1) → 400 with the JSON error body and an X-Request-Id, on every route", () =>
+        Effect.gen(function*() {
+          const { token } = yield* signedIn()
+          for (const target of ["/health/live", "/v1/customer/me", "/openapi.json", "/nowhere"]) {
+            const r = onlyAnswer(yield* exchange(`GET ${target} HTTP/1.1\r\nAuthorization: Bearer ${token}\r\n\r\n`))
+            expectError(r, 400, "result:invalid-request")
+            expect(String(r.json?.["message"])).toContain("Host")
+          }
+          // HTTP/1.0 has no Host header to require.
+          const old = answers(yield* exchange("GET /health/live HTTP/1.0\r\n\r\n"))
+          expect(old.map((a) => a.status)).toEqual([200])
+        }))
+
+      it.effect("a valid quote then garbage in one write: the quote is answered 200, then the garbage 400, then the connection closes", () =>
+        Effect.gen(function*() {
+          const { token } = yield* signedIn()
+          const text = yield* exchange(
+            `${quoteHead(token, "POST /v1/quote HTTP/1.1", [`Content-Length: ${Buffer.byteLength(trip)}`])}\r\n\r\n${trip}` +
+              "GARBAGE\r\n\r\n"
+          )
+          const all = answers(text)
+          expect(all.map((a) => a.status), text).toEqual([200, 400])
+          expect(all[0]?.json?.["marketPrices"]).toBeDefined()
+          expectError(all[1]!, 400, "result:invalid-request")
+          // Two quotes then garbage: both quotes, in order, then the 400.
+          const quote = `${quoteHead(token, "POST /v1/quote HTTP/1.1", [`Content-Length: ${Buffer.byteLength(trip)}`])}\r\n\r\n${trip}`
+          const two = answers(yield* exchange(`${quote}${quote}GARBAGE\r\n\r\n`))
+          expect(two.map((a) => a.status)).toEqual([200, 200, 400])
+        }))
+
+      it.effect("a duplicated Host header → 400 on every route, the probes included", () =>
+        Effect.gen(function*() {
+          const { token } = yield* signedIn()
+          for (const target of ["/health/live", "/health/ready", "/metrics", "/openapi.json", "/v1/customer/me"]) {
+            const r = onlyAnswer(
+              yield* exchange(
+                `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nHost: evil.example\r\n` +
+                  `Authorization: Bearer ${token}\r\nConnection: close\r\n\r\n`
+              )
+            )
+            expectError(r, 400, "result:invalid-request")
+            expect(String(r.json?.["message"]), target).toContain("Host")
+          }
+        }))
+
+      it.effect("HTTP/2.0 in the request line → 400", () =>
+        Effect.gen(function*() {
+          const { token } = yield* signedIn()
+          const live = onlyAnswer(yield* exchange("GET /health/live HTTP/2.0\r\nHost: 127.0.0.1:{port}\r\n\r\n"))
+          expectError(live, 400, "result:invalid-request")
+          const body = `Content-Length: ${Buffer.byteLength(trip)}`
+          const quoted = onlyAnswer(yield* exchange(`${quoteHead(token, "POST /v1/quote HTTP/2.0", [body])}\r\n\r\n${trip}`))
+          expectError(quoted, 400, "result:invalid-request")
+        }))
+
+      it.effect("Transfer-Encoding other than chunked (gzip, chunked) with a plain body → 400, connection closed", () =>
+        Effect.gen(function*() {
+          const { token } = yield* signedIn()
+          const chunked = `${Buffer.byteLength(trip).toString(16)}\r\n${trip}\r\n0\r\n\r\n`
+          for (const coding of ["gzip, chunked", "deflate, chunked", "identity, chunked"]) {
+            const text = yield* exchange(
+              `${quoteHead(token, "POST /v1/quote HTTP/1.1", [`Transfer-Encoding: ${coding}`])}\r\n\r\n${chunked}` +
+                `${quoteHead(token, "POST /v1/quote HTTP/1.1", [`Content-Length: ${Buffer.byteLength(trip)}`])}\r\n\r\n${trip}`
+            )
+            const r = onlyAnswer(text)
+            expectError(r, 400, "result:invalid-request")
+            expect(String(r.json?.["message"])).toContain("Transfer-Encoding")
+          }
+          // Plain chunked is read as usual.
+          const plain = answers(
+            yield* exchange(`${quoteHead(token, "POST /v1/quote HTTP/1.1", ["Transfer-Encoding: chunked", "Connection: close"])}\r\n\r\n${chunked}`)
+          )
+          expect(plain.map((a) => a.status)).toEqual([200])
+        }))
+
+      it.effect("a fragment in the request target (POST /v1/quote#frag) → 400", () =>
+        Effect.gen(function*() {
+          const { token } = yield* signedIn()
+          const body = `Content-Length: ${Buffer.byteLength(trip)}`
+          const r = onlyAnswer(yield* exchange(`${quoteHead(token, "POST /v1/quote#frag HTTP/1.1", [body])}\r\n\r\n${trip}`))
+          expectError(r, 400, "result:invalid-request")
+          const live = onlyAnswer(yield* exchange("GET /health/live#x HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"))
+          expectError(live, 400, "result:invalid-request")
+        }))
+
+      it.effect("two spaces between the parts of the request line → 400", () =>
+        Effect.gen(function*() {
+          const { token } = yield* signedIn()
+          const body = `Content-Length: ${Buffer.byteLength(trip)}`
+          for (const line of ["POST  /v1/quote HTTP/1.1", "POST /v1/quote  HTTP/1.1", "POST   /v1/quote   HTTP/1.1"]) {
+            const r = onlyAnswer(yield* exchange(`${quoteHead(token, line, [body])}\r\n\r\n${trip}`))
+            expectError(r, 400, "result:invalid-request")
+          }
+          const live = onlyAnswer(yield* exchange("GET  /health/live HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"))
+          expectError(live, 400, "result:invalid-request")
+          // The same request with single spaces is answered (the baseline of the case).
+          const fine = answers(yield* exchange(`${quoteHead(token, "POST /v1/quote HTTP/1.1", [body, "Connection: close"])}\r\n\r\n${trip}`))
+          expect(fine.map((a) => a.status)).toEqual([200])
+        }))
+
+      it.effect("a 404's message does not repeat the path sent", () =>
+        Effect.gen(function*() {
+          const r = onlyAnswer(
+            yield* exchange("GET /xzq<script>mark HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n")
+          )
+          expectError(r, 404, "result:not-found")
+          const message = String(r.json?.["message"])
+          expect(message).not.toContain("xzq")
+          expect(message).not.toContain("<script>")
+          // Near misses of a route (refused by the edge itself) too.
+          const near = onlyAnswer(yield* exchange("GET /V1/Customer/ME HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"))
+          expectError(near, 404, "result:not-found")
+          expect(String(near.json?.["message"])).not.toContain("/V1/Customer/ME")
+        }))
+    })
+  })
+
 suite("node")
 suite("httpapi")
+messageSuite("node")
+messageSuite("httpapi")

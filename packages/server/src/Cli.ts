@@ -49,6 +49,7 @@ import {
 import { migrateDatabase, StorageLive } from "./Storage.js"
 import { copyCommand } from "./CopyCommand.js"
 import { keysCommand } from "./KeysCommand.js"
+import { marketsCommand } from "./MarketsCommand.js"
 import { tokensCommand } from "./TokensCommand.js"
 
 export const VERSION = "0.1.0"
@@ -124,6 +125,7 @@ export const ridequoteCommand = Command.make("ridequote").pipe(
     accountsCommand,
     tokensCommand,
     keysCommand,
+    marketsCommand,
     marketCommand,
     backtestCommand
   ])

@@ -17,15 +17,10 @@
  * default of 300 s, and one client opening idle sockets fast enough locks everyone else out
  * (docs/security.md, "Fair connection limits").
  */
-import { randomUUID } from "node:crypto"
-import { createServer, type IncomingMessage, type Server } from "node:http"
-import type { Duplex } from "node:stream"
+import { createServer, type Server } from "node:http"
 import type { AddressInfo, Socket } from "node:net"
 import * as HttpServerError from "@effect/platform/HttpServerError"
-import { InvalidRequest } from "@ridequote/core"
-import { errorHead, MethodNotAllowed } from "@ridequote/http"
-import type { ErrorHead, RenderableError } from "@ridequote/http"
-import { NodeHost } from "@ridequote/http/node"
+import { answerClientErrors, NODE_SERVER_OPTIONS, NodeHost } from "@ridequote/http/node"
 import { Context, Effect, Layer } from "effect"
 
 /** How often idle keep-alive connections are closed while draining. */
@@ -86,53 +81,6 @@ const drain = (server: Server): Effect.Effect<void> =>
     server.closeIdleConnections()
   }).pipe(Effect.withLogSpan("drain"), Effect.zipLeft(Effect.logInfo("HTTP server drained")))
 
-/**
- * Answers that Node's HTTP parser gives before any request reaches the listener — a request
- * that did not arrive in time, headers too large, bytes that are not HTTP, a CONNECT — in the
- * service's JSON error body too, instead of Node's bare status line or a dropped connection.
- */
-/** An error head (status, headers, body) as raw HTTP/1.1 bytes, the connection then closed. */
-const rawAnswer = (reason: string, head: ErrorHead): string => {
-  const json = JSON.stringify(head.body)
-  const headers = Object.entries(head.headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")
-  const requestId = "requestId" in head.body ? String(head.body.requestId) : ""
-  return `HTTP/1.1 ${head.status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-    `content-length: ${Buffer.byteLength(json)}\r\nx-request-id: ${requestId}\r\n${headers}connection: close\r\n\r\n${json}`
-}
-
-/** The error table's answer for `error` (status, code and headers decided there). */
-const tableAnswer = (reason: string, error: RenderableError): string =>
-  rawAnswer(reason, errorHead(error, undefined, randomUUID()))
-
-/**
- * 408 and 431 have no row in the error table (no endpoint declares them; they happen before
- * any route is known), so their status is given here with the table's body shape.
- */
-const transportAnswer = (status: number, reason: string, code: string, message: string): string =>
-  rawAnswer(reason, { status, headers: {}, body: { code, message, requestId: randomUUID() } })
-
-const clientErrorAnswer = (code: string | undefined): string => {
-  switch (code) {
-    case "ERR_HTTP_REQUEST_TIMEOUT":
-      return transportAnswer(408, "Request Timeout", "result:request-timeout", "the request did not arrive whole in time")
-    case "HPE_HEADER_OVERFLOW":
-      return transportAnswer(431, "Request Header Fields Too Large", "result:invalid-request", "the request headers are too large")
-    default:
-      return tableAnswer("Bad Request", new InvalidRequest({ message: "the request is not valid HTTP/1.1" }))
-  }
-}
-
-const onClientError = (error: Error & { readonly code?: string }, socket: Duplex): void => {
-  // A connection reset or one already answered: nothing more can be written.
-  if (error.code === "ECONNRESET" || !socket.writable) return void socket.destroy()
-  socket.end(clientErrorAnswer(error.code))
-}
-
-/** CONNECT (a proxy tunnel) is not something this service does: 405 with an empty Allow. */
-const onConnect = (_request: IncomingMessage, socket: Duplex): void => {
-  socket.end(tableAnswer("Method Not Allowed", new MethodNotAllowed({ message: "CONNECT is not supported", allow: [] })))
-}
-
 const listen = (server: Server, settings: ListenSettings) =>
   Effect.async<AddressInfo, HttpServerError.ServeError>((resume) => {
     const onError = (cause: unknown) => resume(Effect.fail(new HttpServerError.ServeError({ cause })))
@@ -159,6 +107,8 @@ const make = (settings: ListenSettings) =>
     const listener = yield* NodeHost
     const server = createServer(
       {
+        // The service answers a request without Host itself, with the contract's body.
+        ...NODE_SERVER_OPTIONS,
         // 0 disables Node's own limits; headersTimeout must not exceed requestTimeout.
         requestTimeout: settings.requestTimeoutMs,
         headersTimeout: headersTimeoutOf(settings),
@@ -171,8 +121,8 @@ const make = (settings: ListenSettings) =>
     if (settings.maxConnections > 0) server.maxConnections = settings.maxConnections
     const perAddress = settings.maxConnectionsPerAddress ?? 0
     if (perAddress > 0) limitConnectionsPerAddress(server, perAddress)
-    server.on("clientError", onClientError)
-    server.on("connect", onConnect)
+    // What Node's parser refuses, and CONNECT, answered with the contract's JSON body.
+    answerClientErrors(server)
     const address = yield* Effect.acquireRelease(
       listen(server, settings),
       () =>

@@ -191,7 +191,7 @@ const SAMPLE_FALLBACK_VALUES = ["on", "off"] as const
 export const sampleFallbackOption = Options.choice("sample-fallback", SAMPLE_FALLBACK_VALUES).pipe(
   Options.withDescription(
     settingHelp(
-      "Price places none of the markets serves on the sample market, whose prices are invented and marked sampleData (on), or answer them 400 result:invalid-request (off).",
+      "Price places none of the markets serves on the sample market, whose prices are invented and marked sampleData (on), or refuse them with 422 result:market-not-served naming the nearest markets (off).",
       {
         env: "RIDEQUOTE_SAMPLE_FALLBACK",
         default: "off (--markets none serves the sample market alone)"

@@ -1,7 +1,7 @@
 /**
  * `serve` prices only where a real market's data does, unless the operator turns the sample
  * fallback on (`--sample-fallback on` / RIDEQUOTE_SAMPLE_FALLBACK=on): a London pickup is a
- * 400 result:invalid-request by default, and with the fallback a quote marked as sample data.
+ * 422 result:market-not-served by default, naming the nearest markets, and with the fallback a quote marked as sample data.
  * Every quote names its market; a Boston one its products and the records behind them.
  */
 import { afterAll, describe, expect, it } from "vitest"
@@ -18,7 +18,7 @@ const LONDON = { pickup: { latitude: 51.5072, longitude: -0.1276 }, destination:
 const BOSTON = { pickup: { latitude: 42.3647, longitude: -71.0542 }, destination: { latitude: 42.3467, longitude: -71.0972 } }
 
 describe("serve and the sample market", { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
-  it("default: a place no market covers is a 400; the fallback on prices it as sample data; Boston quotes name their products", async () => {
+  it("default: a place no market covers is a 422 naming the nearest markets; the fallback on prices it as sample data; Boston quotes name their products", async () => {
     const database = dir.file("fallback.db")
     const account = await createAccountWithCli(database, "Fallback")
     const [strict, lenient] = await Promise.all([
@@ -28,9 +28,15 @@ describe("serve and the sample market", { timeout: PROCESS_TEST_TIMEOUT_MS }, ()
     const token = tokenOf(await issueToken(strict.url, account.apiKey, account.apiSecret))
 
     const refused = await quote(strict.url, token, LONDON)
-    expect(refused.status).toBe(400)
-    expect(codeOf(refused)).toBe("result:invalid-request")
-    expect(String(field(refused.body, "message"))).toMatch(/no market serves/)
+    expect(refused.status).toBe(422)
+    expect(codeOf(refused)).toBe("result:market-not-served")
+    expect(String(field(refused.body, "message"))).toMatch(/^no market serves \(51\.5072, -0\.1276\); nearest: /)
+    const nearest = field(refused.body, "nearest") as ReadonlyArray<{ id: string; name: string; distanceKm: number }>
+    // Three markets, nearest first; from London the shipped US east-coast markets, ~5,000+ km away.
+    expect(nearest).toHaveLength(3)
+    expect(nearest.map((m) => m.distanceKm)).toEqual([...nearest.map((m) => m.distanceKm)].sort((a, b) => a - b))
+    expect(nearest[0]!.distanceKm).toBeGreaterThan(4_000)
+    expect(nearest[0]!.distanceKm).toBeLessThan(6_000)
 
     const sample = await quote(lenient.url, token, LONDON)
     expect(sample.status).toBe(200)

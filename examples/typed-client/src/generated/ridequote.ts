@@ -81,6 +81,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/markets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The markets served, and what their prices rest on
+         * @description Each market's id, name, currency, time zone and area (bounding box), and per "<provider>/<serviceLevel>" the product and the records or tariff its prices rest on at `at` (default now). A point outside every area is refused by POST /v1/quote with 422 result:market-not-served, unless the sample market serves it.
+         */
+        get: operations["markets.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audit/recent": {
         parameters: {
             query?: never;
@@ -455,14 +475,6 @@ export interface components {
             /** @description The request's id, equal to X-Request-Id (and, on POST /v1/quote, to the audit entry's requestId) */
             requestId?: string;
         };
-        MarketNotServed: {
-            /** @enum {string} */
-            code: "result:invalid-request";
-            /** @description Human-readable explanation; never contains secrets or tokens */
-            message: string;
-            /** @description The request's id, equal to X-Request-Id (and, on POST /v1/quote, to the audit entry's requestId) */
-            requestId?: string;
-        };
         RouteUnavailable: {
             /** @enum {string} */
             code: "result:unavailable";
@@ -471,6 +483,49 @@ export interface components {
             /** @description The request's id, equal to X-Request-Id (and, on POST /v1/quote, to the audit entry's requestId) */
             requestId?: string;
         };
+        MarketNotServed: {
+            /** @enum {string} */
+            code: "result:market-not-served";
+            /** @description Human-readable explanation; never contains secrets or tokens */
+            message: string;
+            /** @description The request's id, equal to X-Request-Id (and, on POST /v1/quote, to the audit entry's requestId) */
+            requestId?: string;
+            /** @description The markets nearest the point, nearest first (at most 3) */
+            nearest?: components["schemas"]["NearestMarket"][];
+        };
+        NearestMarket: {
+            id: components["schemas"]["MarketId"];
+            name: string;
+            /** @description Great-circle km from the point to the market's area (its bounding box), whole km */
+            distanceKm: number;
+        };
+        /** @description A market the deployment serves: its area, currency, clock, and each offer with what its prices rest on */
+        MarketSummary: {
+            id: components["schemas"]["MarketId"];
+            name: string;
+            sampleData: boolean;
+            currency: components["schemas"]["Currency"];
+            /** @description IANA time zone of the market's clock; `solar` for the sample market (each place's solar offset) */
+            timeZone: string;
+            area: components["schemas"]["CoverageBox"];
+            offers: components["schemas"]["MarketOffer"][];
+        };
+        /** @description Bounding box of the area served, in degrees */
+        CoverageBox: {
+            south: components["schemas"]["Latitude"];
+            west: components["schemas"]["Longitude"];
+            north: components["schemas"]["Latitude"];
+            east: components["schemas"]["Longitude"];
+        };
+        MarketOffer: {
+            /** @description "<provider>/<serviceLevel>", the key of marketPrices and offers in a quote */
+            key: string;
+            provider: string;
+            serviceLevel: components["schemas"]["ServiceLevel"];
+            source: components["schemas"]["OfferSource"];
+        };
+        /** @enum {string} */
+        ServiceLevel: "Shared" | "Economy" | "Standard" | "Comfort" | "XL" | "Premium" | "PremiumXL" | "Accessible";
         AuditEntry: {
             requestId: components["schemas"]["RequestId"];
             receivedAt: components["schemas"]["Timestamp"];
@@ -508,7 +563,7 @@ export interface components {
             message: string;
         };
         /** @enum {string} */
-        ErrorCode: "result:invalid-request" | "result:route-metadata-incomplete" | "result:invalid-credentials" | "result:unauthorized" | "result:token-invalid" | "result:token-expired" | "result:token-revoked" | "result:account-blocked" | "result:not-found" | "result:method-not-allowed" | "result:payload-too-large" | "result:unsupported-media-type" | "result:rate-limited" | "result:internal" | "result:unavailable";
+        ErrorCode: "result:invalid-request" | "result:route-metadata-incomplete" | "result:market-not-served" | "result:invalid-credentials" | "result:unauthorized" | "result:token-invalid" | "result:token-expired" | "result:token-revoked" | "result:account-blocked" | "result:not-found" | "result:method-not-allowed" | "result:payload-too-large" | "result:unsupported-media-type" | "result:rate-limited" | "result:internal" | "result:unavailable";
         HealthStatus: {
             /** @enum {string} */
             status: "ok";
@@ -826,7 +881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvalidRequest"] | components["schemas"]["RouteMetadataIncomplete"] | components["schemas"]["MarketNotServed"];
+                    "application/json": components["schemas"]["InvalidRequest"] | components["schemas"]["RouteMetadataIncomplete"];
                 };
             };
             /** @description Unauthorized */
@@ -875,6 +930,17 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaType"];
                 };
             };
+            /** @description MarketNotServed */
+            422: {
+                headers: {
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketNotServed"];
+                };
+            };
             /** @description RateLimited */
             429: {
                 headers: {
@@ -908,6 +974,89 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccessViewStale"] | components["schemas"]["StorageUnavailable"] | components["schemas"]["RouteUnavailable"];
+                };
+            };
+        };
+    };
+    "markets.list": {
+        parameters: {
+            query?: {
+                at?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketSummary"][];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequest"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
+                    "X-Request-Id"?: string;
+                    /** @description Bearer error="invalid_token" when a token was presented, Bearer realm="ridequote" when none was */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"] | components["schemas"]["TokenInvalid"] | components["schemas"]["TokenExpired"] | components["schemas"]["TokenRevoked"];
+                };
+            };
+            /** @description RateLimited */
+            429: {
+                headers: {
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds until a request is accepted again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description AccessViewStale */
+            503: {
+                headers: {
+                    /** @description The caller's own X-Request-Id when it sent a well-formed one (1-128 characters of A-Z a-z 0-9 . _ : -), else a UUID of this request; without one, on POST /v1/quote also the quote's requestId and audit key */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessViewStale"] | components["schemas"]["StorageUnavailable"];
                 };
             };
         };

@@ -65,6 +65,20 @@ export interface RouteProfile {
   readonly speedKmhByHour: ReadonlyArray<number>
 }
 
+/**
+ * What a market covers, for a caller to discover without quoting (`GET /v1/markets`,
+ * `ridequote markets list`): where it serves, its clock, and the basis of each offer in force
+ * at a moment (tariffs and fits change over time).
+ */
+export interface MarketCoverage {
+  /** The bounding box of the area served, in degrees (the area itself may be a polygon inside it). */
+  readonly area: { readonly south: number; readonly west: number; readonly north: number; readonly east: number }
+  /** The IANA time zone of the market's clock (`solar` for the sample market: each place's solar offset). */
+  readonly timeZone: string
+  /** One entry per (provider, service level) offered at `at`, with what its prices rest on then. */
+  readonly offers: (at: DateTime.Utc) => ReadonlyArray<{ provider: string; serviceLevel: ServiceLevel; source: OfferSource }>
+}
+
 /** A market: its area's currency, local clock, route profile and providers' offers. */
 export interface Market {
   readonly id: MarketId
@@ -77,6 +91,8 @@ export interface Market {
   readonly localTime: (at: DateTime.Utc, where: Coordinates) => LocalTime
   /** One offer per (provider, service level) the market has; deterministic for equal trips. */
   readonly offers: (trip: Trip) => ReadonlyArray<ProviderOffer>
+  /** What it covers, for listings; a market without it is priced as usual but not listed. */
+  readonly coverage?: MarketCoverage
 }
 
 /** The markets a deployment prices on, which `@ridequote/markets` (or an embedder) implements. */

@@ -16,6 +16,9 @@ import { solarLocalTime } from "./LocalClock.js"
 import type { DemandProfile, Tariff, TariffOffer } from "./TariffMarket.js"
 import { tariffMarket } from "./TariffMarket.js"
 
+/** The `timeZone` a listing gives the sample market: its clock is each place's solar offset (LocalClock.ts). */
+export const SOLAR_TIME_ZONE = "solar"
+
 /** The sample market's id, as quotes and the audit name it. */
 export const SAMPLE_MARKET_ID = "global-sample" as MarketId
 
@@ -87,7 +90,9 @@ export const sampleMarket: Market = tariffMarket({
   localTime: solarLocalTime,
   offers: SAMPLE_OFFERS,
   demand: SAMPLE_DEMAND,
-  sampleData: true
+  sampleData: true,
+  // Every place on Earth, on each place's solar clock (no time-zone database in core).
+  coverage: { area: { south: -90, west: -180, north: 90, east: 180 }, timeZone: SOLAR_TIME_ZONE }
 })
 
 /** MarketData with one market that serves every coordinate. */

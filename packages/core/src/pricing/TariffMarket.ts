@@ -8,7 +8,7 @@ import type { DateTime } from "effect"
 import type { Coordinates } from "../Geo.js"
 import type { MarketId } from "../Ids.js"
 import type { Currency } from "../Money.js"
-import type { LocalTime, Market, PriceDistribution, ProviderOffer, RouteProfile, Trip } from "../ports/MarketData.js"
+import type { LocalTime, Market, MarketCoverage, PriceDistribution, ProviderOffer, RouteProfile, Trip } from "../ports/MarketData.js"
 import type { ServiceLevel } from "../Quote.js"
 import { normalQuantile } from "./Quantile.js"
 
@@ -67,6 +67,11 @@ export interface TariffMarketSpec {
   readonly demand: DemandProfile
   /** True when the tariffs are invented (the sample market): quotes say so. */
   readonly sampleData?: boolean
+  /**
+   * Where it serves and its clock's zone, for listings (`Market.coverage`; its offers are the
+   * tariffs above, which do not change over time). Absent: the market is not listed.
+   */
+  readonly coverage?: Pick<MarketCoverage, "area" | "timeZone">
 }
 
 /** The demand multiplier's lognormal parameters for one trip and offer. */
@@ -110,6 +115,15 @@ export const tariffDistribution = (
 export const tariffMarket = (spec: TariffMarketSpec): Market => {
   // Built once: every quote publishes the same source objects.
   const sources = spec.offers.map((offer) => (offer.product === undefined ? {} : { product: offer.product }))
+  // The same tariffs at every moment: one list for every listing.
+  const listed = spec.offers.map((offer, i) => ({
+    provider: offer.provider,
+    serviceLevel: offer.serviceLevel,
+    source: sources[i] ?? {}
+  }))
+  const coverage: MarketCoverage | undefined = spec.coverage === undefined
+    ? undefined
+    : { area: spec.coverage.area, timeZone: spec.coverage.timeZone, offers: () => listed }
   return {
     id: spec.id,
     name: spec.name,
@@ -117,6 +131,7 @@ export const tariffMarket = (spec: TariffMarketSpec): Market => {
     ...(spec.sampleData === true ? { sampleData: true } : {}),
     routeProfile: spec.routeProfile,
     localTime: spec.localTime,
+    ...(coverage === undefined ? {} : { coverage }),
     offers: (trip) =>
       spec.offers.map((offer, i): ProviderOffer => ({
         provider: offer.provider,

@@ -1,7 +1,7 @@
 /** The error vocabulary: each class carries its code, and `CoreErrors` lists every class once. */
 import { describe, expect, it } from "@effect/vitest"
 import * as Errors from "../../src/Errors.js"
-import { AccountBlocked, CoreErrors, errorCodeOf, ErrorCode, InvalidRequest, MarketNotServed } from "../../src/Errors.js"
+import { AccountBlocked, BehaviorNotFound, CoreErrors, errorCodeOf, ErrorCode, InvalidRequest, MarketNotServed, marketNotServed } from "../../src/Errors.js"
 import { Schema } from "effect"
 
 /** Every export of Errors.ts that is an error class with a code field. */
@@ -24,7 +24,22 @@ describe("core errors", () => {
     expect(new InvalidRequest({ message: "m" }).code).toBe("result:invalid-request")
     expect(errorCodeOf(InvalidRequest)).toBe("result:invalid-request")
     // Several errors share a code: the code is the outcome, the tag the cause.
-    expect(new MarketNotServed({ message: "m" }).code).toBe("result:invalid-request")
+    expect(new BehaviorNotFound({ message: "m" }).code).toBe("result:invalid-request")
+    // A place no market serves is not a malformed request: a code of its own.
+    expect(new MarketNotServed({ message: "m" }).code).toBe("result:market-not-served")
+  })
+
+  it("a place no market serves names the nearest markets: nearest first, at most 3, whole km with thousands separators", () => {
+    const id = (s: string) => s as never
+    const refused = marketNotServed({ latitude: 51.5, longitude: -0.12 }, [
+      { id: id("nyc"), name: "New York City", distanceKm: 5570.4 },
+      { id: id("chicago"), name: "Chicago", distanceKm: 6360.2 },
+      { id: id("boston"), name: "Boston", distanceKm: 5259.6 },
+      { id: id("seattle"), name: "Seattle", distanceKm: 7700 }
+    ])
+    expect(refused.message).toBe("no market serves (51.5, -0.12); nearest: boston (5,260 km), nyc (5,570 km), chicago (6,360 km)")
+    expect(refused.nearest?.map((m) => [m.id, m.distanceKm])).toEqual([["boston", 5260], ["nyc", 5570], ["chicago", 6360]])
+    expect(marketNotServed({ latitude: 1, longitude: 2 }, []).message).toBe("no market serves (1, 2)")
   })
 
   it("an error encodes to its body fields: AccountBlocked's status is accountStatus", () => {

@@ -207,15 +207,15 @@ describe("quote bounds", () => {
       }
     }))
 
-  it.effect("a place no market serves → 400 result:invalid-request (audited)", () =>
+  it.effect("a place no market serves → result:market-not-served (audited), not a malformed request's code", () =>
     Effect.gen(function*() {
       const nowhere = Layer.succeed(MarketData, {
         marketAt: () => Effect.fail(new MarketNotServed({ message: "no market serves this pickup" })),
         markets: []
       })
       const { exit, records } = yield* quoteAt(supplied, { marketData: nowhere })
-      expect(failureCode(exit)).toBe("result:invalid-request")
-      expect(records[0]?.decision).toMatchObject({ outcome: "rejected", code: "result:invalid-request" })
+      expect(failureCode(exit)).toBe("result:market-not-served")
+      expect(records[0]?.decision).toMatchObject({ outcome: "rejected", code: "result:market-not-served" })
     }))
 
   it.effect("recommendations come from the default behavior; other enabled behaviors are priced as shadow", () =>

@@ -11,6 +11,11 @@
  *   percent-escapes, a trailing slash): routers disagree on those → 404 (the caller is told
  *   the exact paths by docs/api.md and /openapi.json).
  *
+ * Before any of that, the message itself must be plain HTTP/1.1 (`messageProblem`): version 1.1
+ * (or 1.0), a Host header on 1.1, no fragment in the target, no transfer coding but `chunked`, one
+ * space between the parts of the request line. Node's parser accepts each of those, and a proxy
+ * may frame or route such a message otherwise → 400, and the connection is closed.
+ *
  * The body's head (charset, Content-Encoding) is JsonBody's; duplicated JSON keys, DuplicateKeys'.
  */
 import { InvalidRequest } from "@ridequote/core"
@@ -119,3 +124,50 @@ export const makeNearMiss = (routes: Iterable<string>) => {
   for (const route of routes) lenient.add(lenientPath(route))
   return (path: string): boolean => lenient.has(lenientPath(path))
 }
+
+/** What `messageProblem` reads of a request's head. */
+export interface MessageHead {
+  /** As the host's parser read it (`"1.1"`); undefined where the platform does not say. */
+  readonly httpVersion: string | undefined
+  /** The request target as sent. */
+  readonly url: string
+  readonly host: string | undefined
+  readonly transferEncoding: string | undefined
+  /** True when the request line had more than one space between its parts (`@ridequote/http/node`'s `oddRequestLine`). */
+  readonly oddRequestLine: boolean
+}
+
+/**
+ * Why a request is not a plain HTTP/1.1 message, if it is not one. Every case is a 400 (not a
+ * 505 or 501, which the contract's table has no row for): the message cannot be read one way
+ * only, like the other cases of this module. A transfer coding other than `chunked` in
+ * particular (`gzip, chunked`): RFC 9112 §6.1 lets a server answer 501, but Node decodes the
+ * chunks and drops the gzip, so the body we would read is not the one sent.
+ */
+export const messageProblem = (head: MessageHead): InvalidRequest | undefined => {
+  const version = head.httpVersion
+  if (version !== undefined && version !== "1.1" && version !== "1.0") {
+    return new InvalidRequest({ message: "only HTTP/1.1 (or 1.0) requests are served" })
+  }
+  if (head.oddRequestLine) {
+    return new InvalidRequest({ message: "the request line must be METHOD, the target and the version, one space apart" })
+  }
+  if (version === "1.1" && head.host === undefined) {
+    return new InvalidRequest({ message: "the Host header is required" })
+  }
+  if (head.url.includes("#")) {
+    return new InvalidRequest({ message: "the request target must not carry a fragment (#…)" })
+  }
+  const coding = head.transferEncoding
+  if (coding !== undefined && coding.trim().toLowerCase() !== "chunked") {
+    return new InvalidRequest({ message: "no transfer coding but chunked is accepted (Transfer-Encoding)" })
+  }
+  return undefined
+}
+
+/**
+ * Requests whose request line the host's server found oddly spaced while it was still parsing
+ * (`@ridequote/http/node`'s `markOddRequestLines`); the edge reads the mark later, when the
+ * bytes are gone. Keyed by the platform's request object (`HttpServerRequest.source`).
+ */
+export const oddRequestLines: WeakSet<object> = new WeakSet()

@@ -40,7 +40,7 @@ import { Cause, Context, DateTime, Effect, Either, Exit, Layer, Redacted, Runtim
 import { makeAuthenticate } from "../BearerAuth.js"
 import { makeCorsPolicy } from "../internal/Cors.js"
 import { callerRequestId } from "../internal/CurrentRequest.js"
-import { errorBodyRequestId, failureHead, JSON_UTF8, pathOf, routeMethods } from "../Edge.js"
+import { errorBodyRequestId, errorHead, failureHead, JSON_UTF8, methodLabel, pathOf, routeMethods } from "../Edge.js"
 import { unsafeRecordRequest } from "../internal/Metrics.js"
 import { makeRequestLog } from "../internal/RequestLog.js"
 import type { RequestLogWriter } from "../internal/RequestLog.js"
@@ -53,7 +53,8 @@ import { boundedBody, decodeJsonBytes, jsonHeadProblem } from "../internal/JsonB
 import type { PayloadTooLarge, UnsupportedMediaType } from "../HttpErrors.js"
 import { AccountRateLimiter, AccountRateLimiterLive } from "../internal/RateLimiter.js"
 import { endpointPath } from "../internal/EndpointPaths.js"
-import { repeatedHeader, repeatedHeaderError } from "../internal/RequestReading.js"
+import { messageProblem, repeatedHeader, repeatedHeaderError } from "../internal/RequestReading.js"
+import { oddRequestLine } from "./NodeServer.js"
 
 /** Options of `NodeHostLive` beyond the HTTP settings (`RidequoteHttpOptions`). */
 export interface NodeHostOptions {
@@ -334,19 +335,20 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
       const requestId = RequestId.make(randomness.unsafeUuidV4(), { disableValidation: true })
       // The header, error bodies and the log line carry the caller's id when well-formed.
       const responseId = callerRequestId(header(request, "x-request-id")) ?? requestId
+      // A credentials or content header (or Host) sent twice: Node kept the first, a proxy may
+      // have read another (RequestReading.ts); refused on every route, the probes included.
+      // Targets and near-miss paths never get here: they are not a hot route's exact key, so the
+      // fallback's edge reads them.
+      const repeated = repeatedHeader(request.rawHeaders)
+      if (repeated !== undefined) {
+        return fail(route, request, response, Cause.fail(repeatedHeaderError(repeated)), requestId, responseId, startMs, false)
+      }
       if (route.serve._tag === "Constant") {
         const { json, status } = route.serve.answer
         writeJson(response, status, json, responseId, undefined, false)
         return answered(route, responseId, status, startMs)
       }
       const ids = { requestId, responseId, startMs }
-      // A credentials or content header sent twice: Node kept the first, a proxy may have read
-      // another (RequestReading.ts). Targets and near-miss paths never get here: they are not a
-      // hot route's exact key, so the fallback's edge reads them.
-      const repeated = repeatedHeader(request.rawHeaders)
-      if (repeated !== undefined) {
-        return fail(route, request, response, Cause.fail(repeatedHeaderError(repeated)), requestId, responseId, startMs, false)
-      }
       const context: QuoteContext = { requestId, receivedAt: DateTime.unsafeMake(startMs) }
       const serve = route.serve
       if (serve._tag === "Effect") return run(route, request, response, serve.run(request, context), ids)
@@ -432,7 +434,35 @@ const makeListener = (fallback: NodeRequestListener, requestLog: RequestLogWrite
         )
       })
 
+    /**
+     * A request that is not a plain HTTP/1.1 message (RequestReading.ts, `messageProblem`),
+     * whatever its path: answered here, since only here are the parser's bytes at hand (the
+     * request line's spacing), and the connection closed.
+     */
+    const refuseMessage = (request: IncomingMessage, response: ServerResponse, problem: InvalidRequest): void => {
+      const startMs = nowMs()
+      const responseId = callerRequestId(header(request, "x-request-id")) ??
+        RequestId.make(randomness.unsafeUuidV4(), { disableValidation: true })
+      const head = errorHead(problem, undefined, responseId)
+      const path = pathOf(request.url ?? "/")
+      const route = routes.has(path) ? path : "unmatched"
+      writeJson(response, head.status, JSON.stringify(head.body), responseId, head.headers, true)
+      response.once("finish", () => request.socket.destroy())
+      const durationMs = nowMs() - startMs
+      const method = methodLabel(request.method ?? "")
+      unsafeRecordRequest(route, method, head.status, durationMs)
+      log({ requestId: responseId, method, route, status: head.status, durationMs })
+    }
+
     const listener: NodeRequestListener = (request, response) => {
+      const problem = messageProblem({
+        httpVersion: request.httpVersion,
+        url: request.url ?? "",
+        host: request.headers.host,
+        transferEncoding: request.headers["transfer-encoding"],
+        oddRequestLine: oddRequestLine(request)
+      })
+      if (problem !== undefined) return refuseMessage(request, response, problem)
       // The exact path as sent (an absolute-form target, or any path that is not a hot route's
       // exactly, goes to the fallback, whose edge reads the target: RequestReading.ts).
       const route = hot.get(`${request.method} ${pathOf(request.url ?? "/")}`)

@@ -1,4 +1,5 @@
 /** Which pickups a market serves: a bounding box or a polygon (ray casting), in degrees. */
+import { greatCircleKm } from "@ridequote/core"
 import type { Coordinates } from "@ridequote/core"
 import type { Area } from "./ModelFile.js"
 
@@ -54,4 +55,29 @@ export const boundingBox = (points: ReadonlyArray<Coordinates>, marginKm: number
     west: round(Math.max(-180, west - dLon)),
     east: round(Math.min(180, east + dLon))
   }
+}
+
+/** The bounding box of an area, in degrees (a box is its own). */
+export const boxOf = (area: Area): { readonly south: number; readonly west: number; readonly north: number; readonly east: number } => {
+  if (area.kind === "bbox") return { south: area.south, west: area.west, north: area.north, east: area.east }
+  let south = 90, north = -90, west = 180, east = -180
+  for (const [longitude, latitude] of area.ring) {
+    south = Math.min(south, latitude)
+    north = Math.max(north, latitude)
+    west = Math.min(west, longitude)
+    east = Math.max(east, longitude)
+  }
+  return { south, west, north, east }
+}
+
+/**
+ * Great-circle km from `p` to the nearest point of the area's bounding box (0 inside it): how
+ * far a point no market serves is from each market, for the refusal to name the nearest. The
+ * box, not the polygon: an estimate for naming, never used to decide who serves a point.
+ */
+export const distanceKmToArea = (area: Area, p: Coordinates): number => {
+  const box = boxOf(area)
+  const latitude = Math.min(box.north, Math.max(box.south, p.latitude))
+  const longitude = Math.min(box.east, Math.max(box.west, p.longitude))
+  return greatCircleKm(p, { latitude, longitude })
 }

@@ -6,13 +6,15 @@
  * also serves the zones it names, e.g. an airport outside its city); where areas overlap the
  * smaller area wins (a city inside a region), then the lower id, so the choice is
  * deterministic. Without a match: the sample market if `fallbackToSample`, else
- * MarketNotServed, which the API answers as a 400 `result:invalid-request` (docs/api.md).
+ * MarketNotServed naming the nearest markets, which the API answers as a 422
+ * `result:market-not-served` (docs/api.md).
  */
 import * as FileSystem from "@effect/platform/FileSystem"
 import { Effect, Either, Layer } from "effect"
-import { MarketData, MarketNotServed, sampleMarket } from "@ridequote/core"
-import type { Coordinates, Market, Trip } from "@ridequote/core"
-import { contains, extent } from "./Area.js"
+import type { DateTime } from "effect"
+import { MarketData, marketNotServed, sampleMarket } from "@ridequote/core"
+import type { Coordinates, Market, NearestMarket, Trip } from "@ridequote/core"
+import { boxOf, contains, distanceKmToArea, extent } from "./Area.js"
 import { calibratedMarket } from "./CalibratedMarket.js"
 import type { CalibratedMarket } from "./CalibratedMarket.js"
 import { invalid, parseModelJson } from "./ModelFile.js"
@@ -155,19 +157,49 @@ export const joinMarkets = (
     return out
   })
 
+/**
+ * A served market (fitted, or defined by its tariff) with a `coverage` for listings (`GET /v1/markets`): its own when it has
+ * one; else its model's area (bounding box) and time zone, and each offer's basis at a moment
+ * as the market publishes it for a plain trip at its centre then (the regime in force; a
+ * special fare between zones does not apply to such a trip).
+ */
+const withCoverage = <M extends ServedMarket>(market: M): M => {
+  if (market.coverage !== undefined) return market
+  const area = boxOf(areaOf(market))
+  const centre = { latitude: (area.south + area.north) / 2, longitude: (area.west + area.east) / 2 }
+  const plainTrip = (at: DateTime.Utc): Trip => ({
+    pickup: centre,
+    destination: { latitude: centre.latitude + 0.02, longitude: centre.longitude },
+    distanceKm: 5,
+    durationMinutes: 15,
+    mode: "Realtime",
+    routeSource: "supplied",
+    localTime: market.localTime(at, centre),
+    departAt: at
+  })
+  return {
+    ...market,
+    coverage: {
+      area,
+      timeZone: "model" in market ? market.model.timeZone : (market.document.define?.timeZone ?? "UTC"),
+      offers: (at) =>
+        market.offers(plainTrip(at)).map(({ provider, serviceLevel, source }) => ({ provider, serviceLevel, source: source ?? {} }))
+    }
+  }
+}
+
 /** MarketData over calibrated markets and an optional fallback. */
 export const marketDataOf = (markets: ReadonlyArray<ServedMarket>, fallback: Market | undefined): MarketData => {
-  const ordered = [...markets].sort((a, b) => extent(areaOf(a)) - extent(areaOf(b)) || (a.id < b.id ? -1 : 1))
+  const ordered = markets.map(withCoverage).sort((a, b) => extent(areaOf(a)) - extent(areaOf(b)) || (a.id < b.id ? -1 : 1))
   const all: ReadonlyArray<Market> = fallback === undefined ? ordered : [...ordered, fallback]
+  // Only on a refusal: every market's distance from the point, for the error to name the nearest.
+  const nearestTo = (pickup: Coordinates): ReadonlyArray<NearestMarket> =>
+    ordered.map((m) => ({ id: m.id, name: m.name, distanceKm: distanceKmToArea(areaOf(m), pickup) }))
   return {
     markets: all,
     marketAt: (pickup: Coordinates) => {
       const found = ordered.find((m) => servesPoint(m, pickup)) ?? fallback
-      return found !== undefined
-        ? Effect.succeed(found)
-        : Effect.fail(new MarketNotServed({
-          message: `no market serves the pickup point (${pickup.latitude}, ${pickup.longitude})`
-        }))
+      return found !== undefined ? Effect.succeed(found) : Effect.fail(marketNotServed(pickup, nearestTo(pickup)))
     }
   }
 }

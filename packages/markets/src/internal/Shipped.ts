@@ -2,7 +2,7 @@
  * Which markets a command prices on, the same rule for `serve` and `backtest`:
  *
  * - no `--markets`: the models shipped inside this package; places they do not serve are
- *   refused (400), or priced on the sample market with `--sample-fallback on`;
+ *   refused (422 result:market-not-served), or priced on the sample market with `--sample-fallback on`;
  * - `--markets DIR`: the models in DIR, with the fallback only if `--sample-fallback on`;
  * - `--markets none`: the sample market alone.
  *

@@ -1,0 +1,73 @@
+/**
+ * `ridequote markets list` (docs/operations.md, "Markets"): the markets `serve` would price on
+ * with the same `--markets` and `--sample-fallback`, each with its area, currency, time zone and
+ * what each offer's prices rest on; `--json` the listing of `GET /v1/markets` as one object.
+ * Run in-process with a captured console.
+ */
+import { describe, expect, it } from "vitest"
+import { runInProcess as run } from "./support/InProcessCli.js"
+
+interface Listing {
+  readonly at: string
+  readonly markets: ReadonlyArray<{
+    readonly id: string
+    readonly sampleData: boolean
+    readonly currency: string
+    readonly timeZone: string
+    readonly area: { readonly south: number; readonly west: number; readonly north: number; readonly east: number }
+    readonly offers: ReadonlyArray<{ readonly key: string; readonly source: Record<string, unknown> }>
+  }>
+}
+
+const listing = (stdout: string): Listing => {
+  const lines = stdout.trim().split("\n")
+  expect(lines).toHaveLength(1)
+  return JSON.parse(lines[0] ?? "") as Listing
+}
+
+describe("ridequote markets list", () => {
+  it("lists the shipped markets serve prices on by default, and no sample market unless the fallback is on", async () => {
+    const r = await run(["markets", "list"])
+    expect(r.ok, r.stderr).toBe(true)
+    for (const line of ["nyc  New York City", "chicago  Chicago", "boston  Boston", "time zone America/New_York"]) {
+      expect(r.stdout).toContain(line)
+    }
+    expect(r.stdout).toMatch(/yellow-taxi\/Standard\s+Yellow taxi; trips \d{4}-\d\d-\d\d\.\.\d{4}-\d\d-\d\d/)
+    expect(r.stdout).not.toContain("global-sample")
+    const withFallback = await run(["markets", "list", "--sample-fallback", "on"])
+    expect(withFallback.stdout).toContain("global-sample  Global sample market (sample data) (SAMPLE DATA: invented prices)")
+    // The environment variables serve reads work here too.
+    const fromEnv = await run(["markets", "list"], { RIDEQUOTE_SAMPLE_FALLBACK: "on" })
+    expect(fromEnv.stdout).toContain("global-sample")
+  })
+
+  it("--json: one object {at, markets}, each market as GET /v1/markets gives it", async () => {
+    const r = await run(["markets", "list", "--json", "--at", "2024-03-01T12:00:00+01:00"])
+    expect(r.ok, r.stderr).toBe(true)
+    const { at, markets } = listing(r.stdout)
+    expect(at).toBe("2024-03-01T11:00:00.000Z")
+    const nyc = markets.find((m) => m.id === "nyc")
+    expect(nyc).toMatchObject({ sampleData: false, currency: "USD", timeZone: "America/New_York" })
+    expect(nyc?.area.south).toBeLessThan(40.758)
+    expect(nyc?.area.north).toBeGreaterThan(40.758)
+    expect(nyc?.offers.map((o) => o.key)).toContain("yellow-taxi/Standard")
+  })
+
+  it("--markets none: the sample market alone, on every place of the Earth", async () => {
+    const r = await run(["markets", "list", "--markets", "none", "--json"])
+    expect(r.ok, r.stderr).toBe(true)
+    expect(listing(r.stdout).markets.map((m) => [m.id, m.timeZone, m.area])).toEqual([
+      ["global-sample", "solar", { south: -90, west: -180, north: 90, east: 180 }]
+    ])
+  })
+
+  it("an --at without a zone, or a folder that cannot be read, fails with the reason on stderr", async () => {
+    const noZone = await run(["markets", "list", "--at", "2024-03-01T12:00:00"])
+    expect(noZone.ok).toBe(false)
+    expect(noZone.stderr).toContain("--at must be an ISO 8601 instant with a zone")
+    const missing = await run(["markets", "list", "--markets", "/nonexistent/ridequote-markets"])
+    expect(missing.ok).toBe(false)
+    expect(missing.stderr).toContain("/nonexistent/ridequote-markets")
+    expect(missing.stdout).toBe("")
+  })
+})

@@ -459,13 +459,30 @@ export interface components {
         OfferSource: {
             product?: string;
             records?: components["schemas"]["RecordsPeriod"];
-            tariff?: string;
+            fare?: string;
+            tariff?: components["schemas"]["TariffBasis"];
+            level?: components["schemas"]["LevelBasis"];
         };
         RecordsPeriod: {
             /** @enum {string} */
             kind: "trips" | "quotes";
             from: string;
             to: string;
+        };
+        TariffBasis: {
+            name: string;
+            effectiveFrom: string;
+            authority: string;
+            rule: string;
+            url: string;
+            charges?: string[];
+        };
+        LevelBasis: {
+            asOf: string;
+            factor?: number;
+            low?: number;
+            high?: number;
+            evidence?: string;
         };
         RouteMetadataIncomplete: {
             /** @enum {string} */

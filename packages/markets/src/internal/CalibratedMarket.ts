@@ -56,9 +56,13 @@ export const baseFare = (
   return Number.isFinite(linear) ? Math.max(fare.floor, linear) : fare.floor
 }
 
-/** Sum of a regime's flat fees. */
-export const feeTotal = (regime: Pick<Regime, "fees">): number =>
-  Object.values(regime.fees).reduce((a, b) => a + b, 0)
+const feeTotals = new WeakMap<object, number>()
+/** Sum of a regime's flat fees (summed once per regime: it is read per offer of every quote). */
+export const feeTotal = (regime: Pick<Regime, "fees">): number => {
+  let total = feeTotals.get(regime.fees)
+  if (total === undefined) feeTotals.set(regime.fees, total = Object.values(regime.fees).reduce((a, b) => a + b, 0))
+  return total
+}
 
 /** Price quantile function of one provider for one trip in one regime (shared by the market and the evaluation). */
 export const priceQuantile = (

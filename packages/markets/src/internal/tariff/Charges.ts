@@ -51,6 +51,14 @@ const DAY_NAMES: ReadonlyArray<DayName> = ["sun", "mon", "tue", "wed", "thu", "f
 
 const minuteOf = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
 
+/** A window's minutes of the day, read once per window (conditions are evaluated per quote). */
+const windows = new WeakMap<object, readonly [number, number]>()
+const windowOf = (hours: { readonly from: string; readonly to: string }): readonly [number, number] => {
+  let w = windows.get(hours)
+  if (w === undefined) windows.set(hours, w = [minuteOf(hours.from), minuteOf(hours.to)])
+  return w
+}
+
 const anyIn = (names: ReadonlyArray<string>, zones: ReadonlySet<string>): boolean => names.some((n) => zones.has(n))
 
 /** The local date before `isoDate` (for the part of a night window after midnight). */
@@ -73,7 +81,8 @@ export const conditionHolds = (
   let dayOfWeek = moment.dayOfWeek
   let date = moment.localDate
   if (c.hours !== undefined) {
-    const from = minuteOf(c.hours.from), to = minuteOf(c.hours.to), m = moment.minuteOfDay
+    const [from, to] = windowOf(c.hours)
+    const m = moment.minuteOfDay
     if (from < to) {
       if (m < from || m >= to) return false
     } else {

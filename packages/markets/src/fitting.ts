@@ -32,7 +32,18 @@ export type { LevelEstimate, LevelTrip } from "./internal/fitting/LevelEvidence.
 export { inferRoute } from "./internal/fitting/RouteInference.js"
 export { isHeldOut, readTrips, rowKey, TripRecordsInvalid } from "./internal/fitting/sources/TripRecords.js"
 export type { TripFile, TripTable } from "./internal/fitting/sources/TripRecords.js"
-export { crossValidate, foldOf, scoreAsShipped, RIDE_HAIL_TARGETS, renderRideHailEvaluation, rideHailMisses } from "./internal/fitting/RideHailEvaluation.js"
+export {
+  crossValidate,
+  foldOf,
+  overLine,
+  RIDE_HAIL_TARGETS,
+  renderRideHailEvaluation,
+  rideHailLineMisses,
+  rideHailMisses,
+  scoreAsShipped
+} from "./internal/fitting/RideHailEvaluation.js"
+export { fitPlacePairs, MIN_PAIR_ROWS, PAIR_SHRINK_ROWS, PLACE_RADIUS_KM } from "./internal/fitting/PlacePairsFit.js"
+export type { Place } from "./internal/fitting/PlacePairsFit.js"
 export type { ProductEvaluation, RideHailEvaluation } from "./internal/fitting/RideHailEvaluation.js"
 export { fitRideHailMarket, MIN_PRODUCT_ROWS, RIDE_HAIL_BUCKETS } from "./internal/fitting/RideHailFit.js"
 export type { RideHailFitOptions } from "./internal/fitting/RideHailFit.js"

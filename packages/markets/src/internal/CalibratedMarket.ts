@@ -18,6 +18,8 @@ import { localClock, localMidnight, localMonthClock } from "./LocalClock.js"
 import type { BaseFare, MarketModel, Regime, SpecialFare, SpecialFares } from "./ModelFile.js"
 import { greatCircleKm } from "@ridequote/core"
 import type { Coordinates } from "@ridequote/core"
+import { placePairPricing } from "./PlacePairs.js"
+import type { PairPrice } from "./PlacePairs.js"
 import { interpolateQuantile } from "./Quantiles.js"
 import { chargesCache, conditionHolds, flatFareFor } from "./tariff/Charges.js"
 import type { Charges, TripMoment, TripPlaces } from "./tariff/Charges.js"
@@ -74,14 +76,17 @@ export const priceQuantile = (
   durationMinutes: number,
   time: Pick<LocalTime, "hour" | "dayType">,
   /** Local calendar month of the trip, 1–12; absent: no seasonal factor (the regime's average month). */
-  month?: number
+  month?: number,
+  /** A trip between two known places (`PlacePairs`): the supplied fare at its km, its level and spread. */
+  pair?: PairPrice
 ): ((q: number) => number) => {
   const fees = feeTotal(regime)
   const season = month === undefined ? 1 : (regime.seasonal[route][month - 1] ?? 1)
   const provider = regime.providers[providerIndex]
-  const fare = provider?.routes?.[route] ?? regime.routes[route]
-  const base = baseFare(fare, model, distanceKm, durationMinutes, time) * season
-  const row = provider?.residuals[route][bucketOf(model.buckets, distanceKm, time)] ?? []
+  const fareRoute: RouteKind = pair === undefined ? route : "supplied"
+  const fare = provider?.routes?.[fareRoute] ?? regime.routes[fareRoute]
+  const base = baseFare(fare, model, pair?.km ?? distanceKm, durationMinutes, time) * season * (pair?.level ?? 1)
+  const row = pair?.spread ?? provider?.residuals[route][bucketOf(model.buckets, distanceKm, time)] ?? []
   const levels = model.quantileLevels
   return (q) => {
     const r = interpolateQuantile(levels, row, q)
@@ -217,6 +222,8 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
     ? undefined
     : model.providers.map((p) => tariffs.byProvider.get(`${p.provider}/${p.serviceLevel}`))
   const digits = minorDigits(model.currency)
+  // Trips between two known places (ride-hail quotes between named places): their own prices.
+  const pairsOf = placePairPricing(model)
   const basisOf = tariffBasisCache()
   const chargesOf = chargesCache(digits)
   // What a tariffed offer publishes, made once per (charges, fitted offer, flat fare).
@@ -335,8 +342,9 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
         : specialFareFor(special, zoneOf(trip.pickup), zoneOf(trip.destination))
       const fareRegime = fare === undefined ? undefined : specialRegime(fare, at === undefined ? undefined : localDateOf(at))
       const priced = tariffed === undefined ? undefined : tariffTrip(trip, at, regime)
+      const pairOf = pairsOf?.(trip.pickup, trip.destination, route, trip.distanceKm)
       return model.providers.map((p, i) => {
-        const metered = priceQuantile(model, regime, i, route, trip.distanceKm, trip.durationMinutes, trip.localTime, month)
+        const metered = priceQuantile(model, regime, i, route, trip.distanceKm, trip.durationMinutes, trip.localTime, month, pairOf?.(i))
         const source = sources[i] ?? {}
         const tariff = tariffed?.[i]
         if (tariff !== undefined && priced !== undefined) {

@@ -244,6 +244,30 @@ export const SpecialFares = Schema.Struct({
 })
 export type SpecialFares = typeof SpecialFares.Type
 
+/**
+ * Prices between known places (ride-hail quotes between named places, Boston): what the
+ * providers' own route distances and prices between two places say, over the distance model.
+ * A trip is between two places when each end is within `radiusKm` of a place (the nearest
+ * one) and the two places differ; then, for a provider with a row for that pair (`pairs`, by
+ * provider id: `[from, to, rows, median route km, level supplied, level resolved]`, from and to
+ * indexing `places`), its price quantile at q is
+ *   fees + base_supplied(km) × season × level × spread(q)
+ * with km the caller's distance (supplied) or the pair's median route km (resolved: the
+ * providers' own route between the places instead of an inferred one), level the pair's
+ * price over the distance model's median (a median of ratios shrunk toward 1 by the pair's
+ * rows) and spread the product's ratio quantiles of price ÷ (base × level) for trips between
+ * places, one row per distance band (`spreads[i]`: the market's providers in order). A pair
+ * not listed, an end not near a place, or a provider without a row: the distance model.
+ */
+export const PlacePairs = Schema.Struct({
+  radiusKm: Positive,
+  /** `[name, latitude, longitude]`. */
+  places: Schema.Array(Schema.Tuple(Schema.String, Finite.pipe(Schema.between(-90, 90)), Finite.pipe(Schema.between(-180, 180)))),
+  pairs: Schema.Record({ key: ProviderId, value: Schema.Array(Schema.Tuple(Schema.Int, Schema.Int, Schema.Int, Positive, Positive, Positive)) }),
+  spreads: Schema.Array(Schema.Struct({ supplied: ResidualTable, resolved: ResidualTable }))
+})
+export type PlacePairs = typeof PlacePairs.Type
+
 const ModelFields = Schema.Struct({
   format: Schema.Literal(MODEL_FORMAT),
   version: Schema.Literal(MODEL_VERSION),
@@ -269,6 +293,8 @@ const ModelFields = Schema.Struct({
   joins: Schema.optional(MarketId),
   /** Optional (added in version 3 without a version bump): flat fares and surcharged meters. */
   specialFares: Schema.optional(SpecialFares),
+  /** Optional (added in version 3 without a version bump): prices between known places. */
+  placePairs: Schema.optional(PlacePairs),
   provenance: Provenance
 })
 
@@ -320,6 +346,37 @@ const shapeProblem = (m: typeof ModelFields.Type): string | undefined => {
     for (const r of fare.regimes) {
       if (r.quantiles.length !== nl) return `specialFares ${fare.id} (${r.effectiveFrom}) must have ${nl} quantiles`
       if (!isAscending(r.quantiles, false)) return `specialFares ${fare.id} (${r.effectiveFrom}) quantiles cross`
+    }
+  }
+  return placePairsProblem(m)
+}
+
+/** The place-pair table's shape: known places and providers, a spread per provider, one row per distance band. */
+const placePairsProblem = (m: typeof ModelFields.Type): string | undefined => {
+  const pp = m.placePairs
+  if (pp === undefined) return undefined
+  const nBands = m.buckets.distanceBandsKm.length + 1
+  const nl = m.quantileLevels.length
+  const providers = new Set(m.providers.map((p) => p.provider))
+  for (const [provider, rows] of Object.entries(pp.pairs)) {
+    if (!providers.has(provider)) return `placePairs.pairs: unknown provider ${provider}`
+    for (const [i, [from, to, n]] of rows.entries()) {
+      const at = `placePairs.pairs.${provider}[${i}]`
+      if (!(from >= 0 && from < pp.places.length && to >= 0 && to < pp.places.length) || from === to) {
+        return `${at}: from and to must be two different places`
+      }
+      if (!(n >= 1)) return `${at}: rows must be at least 1`
+    }
+  }
+  if (pp.spreads.length !== m.providers.length) return `placePairs.spreads must list the market's ${m.providers.length} providers`
+  for (const [j, spread] of pp.spreads.entries()) {
+    for (const route of ["supplied", "resolved"] as const) {
+      const at = `placePairs.spreads[${j}].${route}`
+      if (spread[route].length !== nBands) return `${at} must have ${nBands} distance bands`
+      for (const [b, row] of spread[route].entries()) {
+        if (row.length !== nl) return `${at}[${b}] must have ${nl} quantiles`
+        if (!isAscending(row, false)) return `${at}[${b}] quantiles cross`
+      }
     }
   }
   return undefined

@@ -8,8 +8,10 @@
  * Per product and route source (supplied: the provider's own route distance; inferred: the
  * distance the offline resolver infers from the coordinates): coverage of each percentile
  * (share of real prices at or below the cent-rounded quoted percentile), mean pinball loss,
- * and the same loss of a per-km baseline fitted per product on the same training rows (its
- * five quantiles are those of price ÷ km).
+ * and the same loss of two baselines fitted per product on the same training rows:
+ * - the line: price = a + b·km by least squares, its five quantiles a + b·km plus the
+ *   quantiles of its own training residuals (what a straight line in distance knows);
+ * - per km: the quantiles of price ÷ km (a price proportional to distance).
  */
 import { Either } from "effect"
 import { priceQuantile } from "../CalibratedMarket.js"
@@ -23,16 +25,22 @@ import { fitRideHailMarket } from "./RideHailFit.js"
 import type { RideHailFitOptions } from "./RideHailFit.js"
 import { inferRoute } from "./RouteInference.js"
 import type { MarketModel } from "../ModelFile.js"
+import { placePairPricing } from "../PlacePairs.js"
 import type { ObservedQuote, QuoteTable } from "./sources/RideHailQuotes.js"
 
 /**
  * One product's cross-validated score: coverage of each percentile (share of held-out prices
- * at or below it), its pinball loss, the per-km baseline's, and the improvement over it.
+ * at or below it), its pinball loss, the per-km baseline's and the line's, and the
+ * improvement over each (`improvement`: over per km; `lineImprovement`: over the line).
  */
 export interface ProductEvaluation extends RouteEvaluation {
   readonly provider: string
   readonly serviceLevel: string
   readonly product: string
+  /** Mean pinball loss of the per-product line in distance with its own residual quantiles. */
+  readonly linePinball: number
+  /** 1 − pinball ÷ linePinball. */
+  readonly lineImprovement: number
 }
 
 /** A ride-hail market's k-fold evaluation: every product, each row scored by a model that never saw it. */
@@ -42,8 +50,12 @@ export interface RideHailEvaluation {
   readonly products: ReadonlyArray<ProductEvaluation>
 }
 
-/** Coverage tolerance per route source (points) and the pinball improvement required. */
-export const RIDE_HAIL_TARGETS = { supplied: 0.05, resolved: 0.05, improvement: 0.3 } as const
+/**
+ * Coverage tolerance per route source (points), the pinball improvement over per km required
+ * of every product, and over the line: on average over a route source's products (issue 21),
+ * and of every product (none worse than the line).
+ */
+export const RIDE_HAIL_TARGETS = { supplied: 0.05, resolved: 0.05, improvement: 0.3, overLine: 0.15, overLineEach: 0 } as const
 
 /** The fold (0 … folds−1) a record falls in, from its row hash: the same record always lands in the same fold. */
 export const foldOf = (key: number, folds: number): number => Math.floor(((key % 10_000) * folds) / 10_000)
@@ -60,7 +72,24 @@ interface Tally {
   below: Array<number>
   loss: number
   baseline: number
+  line: number
   n: number
+}
+
+/**
+ * The line baseline at each level for a km: a + b·km (least squares) plus the level's quantile
+ * of the training residuals. Too few rows or one distance: the residual quantiles of the mean.
+ */
+const lineBaseline = (rows: ReadonlyArray<{ km: number; price: number }>, levels: ReadonlyArray<number>) => {
+  const n = rows.length
+  let mx = 0, my = 0
+  for (const r of rows) (mx += r.km / n, my += r.price / n)
+  let sxy = 0, sxx = 0
+  for (const r of rows) (sxy += (r.km - mx) * (r.price - my), sxx += (r.km - mx) ** 2)
+  const b = sxx > 0 ? sxy / sxx : 0
+  const a = my - b * mx
+  const residual = quantilesAt(rows.map((r) => r.price - a - b * r.km), levels)
+  return (km: number, j: number): number => a + b * km + (residual[j] ?? 0)
 }
 
 const LEVELS = EVALUATION_LEVELS.map(([, q]) => q)
@@ -76,31 +105,38 @@ const tallyModel = (
   const levels = LEVELS
   const regime = model.regimes[0]
   if (regime === undefined) return
+  // Quotes between two known places are priced as the market prices them: on the pair table.
+  const pairsOf = placePairPricing(model)
   model.providers.forEach((p, i) => {
     names.set(`${p.provider}/${p.serviceLevel}`, p.product ?? "")
     const mine = (q: ObservedQuote) => q.provider === p.provider && q.serviceLevel === p.serviceLevel
     for (const route of ["supplied", "resolved"] as const) {
       const perKm: Array<number> = []
+      const lineRows: Array<{ km: number; price: number }> = []
       for (const q of training) {
         if (!mine(q)) continue
         const km = kmOf(model, q, route)
-        if (km !== undefined) perKm.push(q.price / km)
+        if (km === undefined) continue
+        perKm.push(q.price / km)
+        lineRows.push({ km, price: q.price })
       }
       const baseline = quantilesAt(perKm, levels)
+      const line = lineBaseline(lineRows, levels)
       const key = `${p.provider}/${p.serviceLevel}/${route}`
-      const tally = tallies.get(key) ?? { below: levels.map(() => 0), loss: 0, baseline: 0, n: 0 }
+      const tally = tallies.get(key) ?? { below: levels.map(() => 0), loss: 0, baseline: 0, line: 0, n: 0 }
       tallies.set(key, tally)
       for (const q of scored) {
         if (!mine(q)) continue
         const km = kmOf(model, q, route)
         if (km === undefined) continue
-        const at = priceQuantile(model, regime, i, route, km, 0, NOON)
+        const at = priceQuantile(model, regime, i, route, km, 0, NOON, undefined, pairsOf?.(q.pickup, q.destination, route, km)?.(i))
         tally.n++
         levels.forEach((level, j) => {
           const predicted = Math.round(at(level) * 100) / 100
           if (q.price <= predicted) tally.below[j] = (tally.below[j] ?? 0) + 1
           tally.loss += pinballLoss(q.price, predicted, level)
           tally.baseline += pinballLoss(q.price, km * (baseline[j] ?? 0), level)
+          tally.line += pinballLoss(q.price, line(km, j), level)
         })
       }
     }
@@ -113,6 +149,7 @@ const summarise = (tallies: Map<string, Tally>, names: Map<string, string>): Arr
     const [provider = "", serviceLevel = "", route = "supplied"] = key.split("/")
     const pinball = t.loss / (t.n * levels.length)
     const baselinePinball = t.baseline / (t.n * levels.length)
+    const linePinball = t.line / (t.n * levels.length)
     return {
       provider,
       serviceLevel,
@@ -122,7 +159,9 @@ const summarise = (tallies: Map<string, Tally>, names: Map<string, string>): Arr
       coverage: Object.fromEntries(EVALUATION_LEVELS.map(([name], j) => [name, (t.below[j] ?? 0) / t.n])),
       pinball,
       baselinePinball,
-      improvement: 1 - pinball / baselinePinball
+      improvement: 1 - pinball / baselinePinball,
+      linePinball,
+      lineImprovement: 1 - pinball / linePinball
     }
   })
 }
@@ -169,18 +208,41 @@ export const rideHailMisses = (e: ProductEvaluation): ReadonlyArray<string> => {
   return misses
 }
 
+/** Per route source: the products' average improvement over the line, and the least. */
+export const overLine = (e: RideHailEvaluation): ReadonlyArray<{ route: RouteKind; average: number; least: number; products: number }> =>
+  (["supplied", "resolved"] as const).flatMap((route) => {
+    const xs = e.products.filter((p) => p.route === route).map((p) => p.lineImprovement)
+    return xs.length === 0 ? [] : [{ route, average: xs.reduce((a, b) => a + b, 0) / xs.length, least: Math.min(...xs), products: xs.length }]
+  })
+
+/** The line targets a market misses, per route source: the average over its products, and any product worse than the line. */
+export const rideHailLineMisses = (e: RideHailEvaluation): ReadonlyArray<string> =>
+  overLine(e).flatMap(({ route, average, least }) => [
+    ...(average >= RIDE_HAIL_TARGETS.overLine ? [] : [
+      `${route === "resolved" ? "inferred" : "supplied"}: pinball on average only ${(average * 100).toFixed(1)} % below the line (target ${RIDE_HAIL_TARGETS.overLine * 100} %)`
+    ]),
+    ...(least >= RIDE_HAIL_TARGETS.overLineEach ? [] : [
+      `${route === "resolved" ? "inferred" : "supplied"}: a product worse than the line (${(least * 100).toFixed(1)} %)`
+    ])
+  ])
+
 const pct = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? "–" : `${(x * 100).toFixed(1)} %`)
 
-/** A markdown table, one line per product and route source. */
+/** A markdown table, one line per product and route source, then the average over the line per route source. */
 export const renderRideHailEvaluation = (e: RideHailEvaluation): string => {
   const head = [
-    `| market | provider/level | product | route | rows | p5 | p25 | p50 | p75 | p95 | pinball | baseline | improvement |`,
-    `|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`
+    `| market | provider/level | product | route | rows | p5 | p25 | p50 | p75 | p95 | pinball | line | vs line | per km | vs per km |`,
+    `|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|`
   ]
   const lines = e.products.map((p) =>
     `| ${e.market} | ${p.provider}/${p.serviceLevel} | ${p.product} | ${p.route === "resolved" ? "inferred" : "supplied"} | ${p.rows} | ${
       EVALUATION_LEVELS.map(([name]) => pct(p.coverage[name])).join(" | ")
-    } | ${p.pinball.toFixed(3)} | ${p.baselinePinball.toFixed(3)} | ${pct(p.improvement)} |`
+    } | ${p.pinball.toFixed(3)} | ${p.linePinball.toFixed(3)} | ${pct(p.lineImprovement)} | ${p.baselinePinball.toFixed(3)} | ${
+      pct(p.improvement)
+    } |`
   )
-  return [...head, ...lines].join("\n")
+  const summary = overLine(e).map(({ route, average, least, products }) =>
+    `${route === "resolved" ? "inferred" : "supplied"}: pinball ${pct(average)} below the line on average over ${products} products (least ${pct(least)})`
+  )
+  return [...head, ...lines, "", ...summary].join("\n")
 }

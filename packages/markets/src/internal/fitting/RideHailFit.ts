@@ -27,11 +27,13 @@ import type { MarketId } from "@ridequote/core"
 import { MIN_RESOLVABLE_KM } from "@ridequote/routes"
 import { baseFare } from "../CalibratedMarket.js"
 import { distanceBand } from "../Bucketing.js"
-import type { BaseFare, Buckets, MarketModel, ProviderModel, ProviderResiduals, Regime } from "../ModelFile.js"
+import type { BaseFare, Buckets, MarketModel, PlacePairs, ProviderModel, ProviderResiduals, Regime } from "../ModelFile.js"
 import { blendQuantiles, interpolateQuantile, monotone, QUANTILE_LEVELS, quantilesAt, sampleQuantile } from "../Quantiles.js"
 import { FitFailed, modelHeader } from "./Fit.js"
 import type { MarketFitBase } from "./Fit.js"
 import { accumulate, normalEquations, solveNonNegative } from "./LinearModel.js"
+import { fitPlacePairs, PLACE_RADIUS_KM } from "./PlacePairsFit.js"
+import type { Place } from "./PlacePairsFit.js"
 import { inferRoute } from "./RouteInference.js"
 import { RECALIBRATION_GRID, rereadLevels } from "./Recalibration.js"
 import type { ObservedQuote, QuoteTable } from "./sources/RideHailQuotes.js"
@@ -56,6 +58,13 @@ export interface RideHailFitOptions extends MarketFitBase {
   readonly levels?: ReadonlyArray<number>
   /** Train on these rows instead of the ones the hash split keeps (cross-validation). */
   readonly train?: (q: ObservedQuote) => boolean
+  /**
+   * The named places the records run between (`--places`): with them, the fit adds a
+   * place-pair table (`placePairs`) for trips between two of them.
+   */
+  readonly places?: ReadonlyArray<Place>
+  /** How near a place a trip's end must be to count as there (km); default `PLACE_RADIUS_KM`. */
+  readonly placeRadiusKm?: number
 }
 
 /** Distance bands of the spread (km); no day parts: the records have no usable time. */
@@ -107,16 +116,26 @@ const fitLine = (rows: ReadonlyArray<Row>, nt: number): BaseFare | undefined => 
 
 const TIME = NOON
 
-/** One product's spread table: the band quantiles, each band's row repeated for every time bucket. */
-const spreadTable = (
+/** A training row of a spread: the price, the km its base fare is read at and a factor on that base (1: none). */
+export interface SpreadRow {
+  readonly km: number
+  readonly price: number
+  readonly scale?: number
+}
+
+/**
+ * One product's spread, one row per distance band: the quantiles of price ÷ (base(km) × scale)
+ * in each band, shrunk toward the all-band quantiles, recalibrated for the published price.
+ */
+export const bandSpread = (
   buckets: Buckets,
   levels: ReadonlyArray<number>,
   fare: BaseFare,
-  rows: ReadonlyArray<Row>
+  rows: ReadonlyArray<SpreadRow>
 ): Array<Array<number>> => {
   const nBands = buckets.distanceBandsKm.length + 1
-  const nt = buckets.dayPartStartHours.length * 2
-  const ratio = (r: Row) => Math.max(0, r.price / baseFare(fare, { buckets }, r.km, 0, TIME))
+  const baseOf = (r: SpreadRow) => baseFare(fare, { buckets }, r.km, 0, TIME) * (r.scale ?? 1)
+  const ratio = (r: SpreadRow) => Math.max(0, r.price / baseOf(r))
   const byBand: Array<Array<number>> = Array.from({ length: nBands }, () => [])
   for (const r of rows) byBand[distanceBand(buckets, r.km)]?.push(ratio(r))
   const all = quantilesAt(rows.map(ratio), levels)
@@ -125,9 +144,9 @@ const spreadTable = (
   )
   // Published-price recalibration (see Fit.ts, `recalibrate`): re-read each level where the
   // in-sample share of prices at or below the cent-rounded percentile reaches it.
-  const published = (r: Row, q: number) => {
+  const published = (r: SpreadRow, q: number) => {
     const row = bands[distanceBand(buckets, r.km)] ?? all
-    return Math.round(Math.max(0, baseFare(fare, { buckets }, r.km, 0, TIME) * interpolateQuantile(levels, row, q)) * 100) / 100
+    return Math.round(Math.max(0, baseOf(r) * interpolateQuantile(levels, row, q)) * 100) / 100
   }
   // published(r, q) is non-decreasing in q: each row's first grid point at or above its price,
   // found by bisection, then a running sum (8 evaluations a row instead of 199; a market of
@@ -146,8 +165,18 @@ const spreadTable = (
   const coverage = RECALIBRATION_GRID.map((_, g) => (below += firstAbove[g] ?? 0) / Math.max(1, rows.length))
   const w = rows.length / (rows.length + RECALIBRATION_SHRINK)
   const reread = rereadLevels(levels, coverage, w)
-  const recalibrated = bands.map((row) => monotone(reread.map((q) => interpolateQuantile(levels, row, q))).map((v) => round(v, 5)))
-  return recalibrated.flatMap((row) => Array.from({ length: nt }, () => [...row]))
+  return bands.map((row) => monotone(reread.map((q) => interpolateQuantile(levels, row, q))).map((v) => round(v, 5)))
+}
+
+/** One product's spread table: the band rows, each repeated for every time bucket. */
+const spreadTable = (
+  buckets: Buckets,
+  levels: ReadonlyArray<number>,
+  fare: BaseFare,
+  rows: ReadonlyArray<SpreadRow>
+): Array<Array<number>> => {
+  const nt = buckets.dayPartStartHours.length * 2
+  return bandSpread(buckets, levels, fare, rows).flatMap((row) => Array.from({ length: nt }, () => [...row]))
 }
 
 /** Local date `YYYY-MM-DD` of an instant in a time zone. */
@@ -275,6 +304,30 @@ export const fitRideHailMarket = (table: QuoteTable, options: RideHailFitOptions
       routes: { supplied, resolved }
     })
   }
+  const marketFare: BaseFare = referenceFare.supplied
+  const pairFit = options.places === undefined ? undefined : fitPlacePairs(
+    options.places,
+    options.placeRadiusKm ?? PLACE_RADIUS_KM,
+    buckets,
+    levels,
+    products.map((rows, i) => {
+      const own = residuals[i]
+      return { rows, fare: own?.routes?.supplied ?? marketFare, residuals: own?.residuals.supplied ?? [] }
+    })
+  )
+  const placePairs: PlacePairs | undefined = pairFit === undefined ? undefined : {
+    ...pairFit.table,
+    // A product with too few rows between places keeps its distance spread there.
+    spreads: residuals.map((own, i) => {
+      const rows = pairFit.spreadRows[i]
+      const fare = own.routes?.supplied ?? marketFare
+      const distanceSpread = () => own.residuals.supplied.filter((_, b) => b % nt === 0)
+      return {
+        supplied: rows !== undefined && rows.supplied.length >= MIN_PRODUCT_ROWS ? bandSpread(buckets, levels, fare, rows.supplied) : distanceSpread(),
+        resolved: rows !== undefined && rows.resolved.length >= MIN_PRODUCT_ROWS ? bandSpread(buckets, levels, fare, rows.resolved) : distanceSpread()
+      }
+    })
+  }
   const span = recordsPeriod(training, options.timeZone, options.period)
   if (span === undefined) {
     return Either.left(new FitFailed({
@@ -300,6 +353,7 @@ export const fitRideHailMarket = (table: QuoteTable, options: RideHailFitOptions
     providers: providerModels,
     regimes: [regime],
     ...(options.joins === undefined ? {} : { joins: options.joins as MarketId }),
+    ...(placePairs === undefined ? {} : { placePairs }),
     provenance: {
       source: options.source,
       inputs: options.inputs,

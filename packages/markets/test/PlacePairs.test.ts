@@ -1,0 +1,209 @@
+/**
+ * Trips between known places (a ride-hail model's `placePairs`): the fit learns each provider's
+ * price level and route km per pair of places, shrunk toward the distance model by its rows;
+ * a quote between two places (each end within 300 m of one) is priced on them, anything else
+ * on the distance model; the evaluation scores the model against a per-product line in
+ * distance with its own residual quantiles.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { DateTime, Either } from "effect"
+import type { Coordinates, Trip } from "@ridequote/core"
+import { calibratedMarket, parseModel, priceQuantile, renderModel } from "@ridequote/markets"
+import type { MarketModel } from "@ridequote/markets"
+import {
+  crossValidate,
+  fitRideHailMarket,
+  MIN_PAIR_ROWS,
+  parsePlaces,
+  PLACE_RADIUS_KM,
+  productTable,
+  readQuotes
+} from "@ridequote/markets/fitting"
+import type { Place, QuoteTable, RideHailFitOptions } from "@ridequote/markets/fitting"
+
+const PLACES_CSV = "name,latitude,longitude\nA,42.35,-71.08\nB,42.36,-71.06\nC,42.34,-71.10\n"
+const PLACES = Either.getOrThrow(parsePlaces("places.csv", PLACES_CSV))
+const PLACE_LIST: ReadonlyArray<Place> = [...PLACES.entries()].map(([name, c]) => [name, c.latitude, c.longitude])
+const at = (name: string): Coordinates => PLACES.get(name) ?? { latitude: 0, longitude: 0 }
+/** A point `metres` north of a place. */
+const north = (p: Coordinates, metres: number): Coordinates => ({ latitude: p.latitude + metres / 111_195, longitude: p.longitude })
+
+interface PairSpec {
+  readonly from: string
+  readonly to: string
+  readonly rows: number
+  /** The pair's prices over the straight-line tariff (its traffic, its route). */
+  readonly premium: number
+  readonly miles: number
+}
+
+/** Quotes of UberX (2 + 1.5/km) and Lux Black (5 + 3/km), each pair at its premium, ±10 % wobble. */
+const quotes = (pairs: ReadonlyArray<PairSpec>): QuoteTable => {
+  const lines = ["distance,cab_type,time_stamp,destination,source,price,surge_multiplier,name"]
+  let i = 0
+  for (const pair of pairs) {
+    for (let r = 0; r < pair.rows; r++, i++) {
+      const miles = pair.miles * (1 + ((r % 5) - 2) / 50)
+      const km = miles * 1.609344
+      const wobble = 1 + (((i * 7919) % 21) - 10) / 100
+      const uber = i % 2 === 0
+      const price = Math.round((uber ? 2 + 1.5 * km : 5 + 3 * km) * pair.premium * wobble * 2) / 2
+      lines.push(`${miles.toFixed(2)},${uber ? "Uber" : "Lyft"},${1543203646318 + i * 1000},${pair.to},${pair.from},${price},1,${uber ? "UberX" : "Lux Black"}`)
+    }
+  }
+  return Either.getOrThrow(readQuotes([{ path: "q.csv", text: lines.join("\n") }], "test", PLACES, productTable()))
+}
+
+const OPTIONS: RideHailFitOptions = {
+  id: "testville",
+  name: "Testville",
+  timeZone: "America/New_York",
+  currency: "USD",
+  source: "ride-hail",
+  inputs: ["q.csv"],
+  holdoutFraction: 0,
+  salt: "test",
+  recordKind: "quotes",
+  places: PLACE_LIST
+}
+
+/** A → B is 30 % dearer than its distance says; the other pairs are priced on the line; C → B is thin. */
+const SPECS: ReadonlyArray<PairSpec> = [
+  { from: "a", to: "b", rows: 200, premium: 1.3, miles: 1.6 },
+  { from: "b", to: "a", rows: 200, premium: 1, miles: 1.7 },
+  { from: "a", to: "c", rows: 200, premium: 1, miles: 1.4 },
+  { from: "c", to: "a", rows: 200, premium: 1, miles: 1.3 },
+  { from: "b", to: "c", rows: 200, premium: 1, miles: 3.2 },
+  { from: "c", to: "b", rows: MIN_PAIR_ROWS - 2, premium: 1.3, miles: 3.0 }
+]
+
+const fitted = (specs: ReadonlyArray<PairSpec> = SPECS): MarketModel => Either.getOrThrow(fitRideHailMarket(quotes(specs), OPTIONS))
+
+/** A provider's row for a pair: `[from, to, rows, km, level supplied, level resolved]`. */
+const pairRow = (model: MarketModel, provider: string, from: string, to: string) => {
+  const names = model.placePairs?.places.map(([name]) => name) ?? []
+  return model.placePairs?.pairs[provider]?.find(([f, t]) => names[f] === from && names[t] === to)
+}
+
+const tripOf = (model: MarketModel, pickup: Coordinates, destination: Coordinates, distanceKm: number, routeSource: Trip["routeSource"]): Trip => {
+  const when = DateTime.unsafeMake(Date.UTC(2018, 11, 3, 17))
+  return {
+    pickup,
+    destination,
+    distanceKm,
+    durationMinutes: 10,
+    mode: "Realtime",
+    routeSource,
+    localTime: calibratedMarket(model).localTime(when, pickup)
+  }
+}
+
+const p50s = (model: MarketModel, trip: Trip): Array<number> => calibratedMarket(model).offers(trip).map((o) => o.distribution.quantile(0.5))
+
+describe("place pairs: the fit", () => {
+  it("learns each provider's price level and median route km per pair; a thin pair is not listed", () => {
+    const model = fitted()
+    expect(model.placePairs?.radiusKm).toBe(PLACE_RADIUS_KM)
+    expect(model.placePairs?.places.map(([name]) => name)).toEqual(["a", "b", "c"])
+    for (const provider of ["uber", "lyft"]) {
+      const dear = pairRow(model, provider, "a", "b")
+      // The premium, measured against a distance model that itself absorbed part of it.
+      expect(dear?.[4], provider).toBeGreaterThan(1.15)
+      expect(dear?.[3], provider).toBeCloseTo(1.6 * 1.609344, 1)
+      const plain = pairRow(model, provider, "b", "a")
+      expect(Math.abs((plain?.[4] ?? 0) - 1), provider).toBeLessThan(0.12)
+      expect(plain?.[4] ?? 0, provider).toBeLessThan(dear?.[4] ?? 0)
+      expect(pairRow(model, provider, "c", "b"), provider).toBeUndefined()
+    }
+    // Both products of a provider were pooled: 100 rows each per pair.
+    expect(pairRow(model, "uber", "a", "b")?.[2]).toBe(100)
+  })
+
+  it("shrinks a pair's level toward the distance model by its rows", () => {
+    const thick = fitted()
+    const thin = fitted(SPECS.map((s) => (s.from === "a" && s.to === "b" ? { ...s, rows: 2 * (MIN_PAIR_ROWS + 2) } : s)))
+    const [thickLevel = 0, thinLevel = 0] = [thick, thin].map((m) => pairRow(m, "uber", "a", "b")?.[4] ?? 0)
+    expect(thinLevel).toBeGreaterThan(1)
+    expect(thinLevel).toBeLessThan(thickLevel)
+  })
+
+  it("without places no pair table; the file round-trips with one", () => {
+    const { places: _places, ...withoutPlaces } = OPTIONS
+    expect(Either.getOrThrow(fitRideHailMarket(quotes(SPECS), withoutPlaces)).placePairs).toBeUndefined()
+    const model = fitted()
+    expect(Either.getOrThrow(parseModel("m.json", renderModel(model)))).toEqual(model)
+  })
+
+  it("the model file refuses a pair of one place, an unknown provider and a spread of the wrong shape", () => {
+    const model = fitted()
+    const table = model.placePairs
+    if (table === undefined) throw new Error("no place pairs")
+    const broken = (placePairs: typeof table) => parseModel("m.json", JSON.stringify({ ...model, placePairs }))
+    const same = broken({ ...table, pairs: { ...table.pairs, uber: [[1, 1, 20, 2, 1, 1]] } })
+    expect(Either.isLeft(same) && same.left.message).toContain("two different places")
+    const stranger = broken({ ...table, pairs: { ...table.pairs, via: [[0, 1, 20, 2, 1, 1]] } })
+    expect(Either.isLeft(stranger) && stranger.left.message).toContain("unknown provider via")
+    const short = broken({ ...table, spreads: table.spreads.slice(1) })
+    expect(Either.isLeft(short) && short.left.message).toContain("spreads")
+  })
+})
+
+describe("place pairs: a quote", () => {
+  const model = fitted()
+  const regime = model.regimes[0]
+  if (regime === undefined) throw new Error("no regime")
+  const distanceOnly = (trip: Trip) =>
+    model.providers.map((_, i) => priceQuantile(model, regime, i, trip.routeSource === "resolved" ? "resolved" : "supplied", trip.distanceKm, trip.durationMinutes, trip.localTime)(0.5))
+
+  it("between two known places (each end within 300 m) is priced on the pair; 300 m or more away, on the distance model", () => {
+    const km = 1.6 * 1.609344
+    const near = tripOf(model, north(at("a"), 150), north(at("b"), -150), km, "supplied")
+    const far = tripOf(model, north(at("a"), 400), at("b"), km, "supplied")
+    const pair = p50s(model, near)
+    const distance = distanceOnly(near)
+    pair.forEach((p, i) => expect(p, `provider ${i}`).toBeGreaterThan((distance[i] ?? 0) * 1.1))
+    expect(p50s(model, far)).toEqual(distanceOnly(far))
+  })
+
+  it("a pair the records hold too little of, and one place to itself, are priced on the distance model", () => {
+    const thin = tripOf(model, at("c"), at("b"), 3 * 1.609344, "supplied")
+    expect(p50s(model, thin)).toEqual(distanceOnly(thin))
+    const nowhere = tripOf(model, at("a"), north(at("a"), 100), 1, "supplied")
+    expect(p50s(model, nowhere)).toEqual(distanceOnly(nowhere))
+  })
+
+  it("with no distance sent, the pair's own median route km is the route: the resolver's guess does not move the price", () => {
+    const guess = (km: number) => p50s(model, tripOf(model, at("a"), at("b"), km, "resolved"))
+    expect(guess(1.5)).toEqual(guess(4))
+    // With a distance sent, a longer route costs more between the same places.
+    const sent = (km: number) => p50s(model, tripOf(model, at("a"), at("b"), km, "supplied"))
+    sent(4).forEach((p, i) => expect(p).toBeGreaterThan(sent(2)[i] ?? Number.POSITIVE_INFINITY))
+  })
+})
+
+describe("place pairs: the evaluation", () => {
+  it("scores the model against a per-product line in distance with its own residual quantiles", () => {
+    const e = Either.getOrThrow(crossValidate(quotes(SPECS), OPTIONS, 5))
+    for (const p of e.products) {
+      const name = `${p.provider}/${p.serviceLevel} ${p.route}`
+      expect(p.lineImprovement, name).toBeCloseTo(1 - p.pinball / p.linePinball, 12)
+      // A straight line cannot see A → B's premium; the pair table does.
+      expect(p.lineImprovement, name).toBeGreaterThan(0.1)
+    }
+  })
+
+  it("the line is the least-squares line: on prices exactly linear in distance its pinball is nil", () => {
+    const lines = ["distance,cab_type,time_stamp,destination,source,price,surge_multiplier,name"]
+    for (let i = 0; i < 400; i++) {
+      const miles = 0.5 + (i % 40) / 10
+      lines.push(`${miles.toFixed(2)},Uber,${1543203646318 + i * 1000},b,a,${(3 + 2 * miles * 1.609344).toFixed(6)},1,UberX`)
+    }
+    const table = Either.getOrThrow(readQuotes([{ path: "l.csv", text: lines.join("\n") }], "test", PLACES, productTable()))
+    const { places: _places, ...withoutPlaces } = OPTIONS
+    const e = Either.getOrThrow(crossValidate(table, withoutPlaces, 5))
+    const supplied = e.products.find((p) => p.route === "supplied")
+    // Prices were written to a millionth of a dollar: that is all the line misses by.
+    expect(supplied?.linePinball).toBeLessThan(1e-6)
+    expect(supplied?.pinball).toBeGreaterThan(1e-3)
+  })
+})

@@ -311,21 +311,17 @@ export const removeTempDir = (dir: string): void => {
 }
 
 /**
- * CPU time (user + system, µs) of one process split by thread: its main thread (the event
- * loop) and all its other threads together (worker threads such as SQLite's audit writer,
- * libuv's pool, V8's helpers). Undefined without /proc.
+ * CPU time (user + system, µs) of each thread of one process, by thread id (the main thread's
+ * id is the pid). Undefined without /proc.
  */
-export const threadCpuMicros = (pid: number): { readonly main: number; readonly others: number } | undefined => {
-  let main = 0
-  let others = 0
+export const threadCpuMicros = (pid: number): ReadonlyMap<number, number> | undefined => {
+  const out = new Map<number, number>()
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
         const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8")
         const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-        const us = (Number(fields[11]) + Number(fields[12])) * (1e6 / clockTicks)
-        if (Number(tid) === pid) main += us
-        else others += us
+        out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * (1e6 / clockTicks))
       } catch {
         // the thread ended
       }
@@ -333,5 +329,5 @@ export const threadCpuMicros = (pid: number): { readonly main: number; readonly 
   } catch {
     return undefined
   }
-  return { main, others }
+  return out
 }

@@ -69,13 +69,14 @@ export const pruneAudit = (beforeMs: number, options: PruneOptions = {}) =>
     const batch = Math.max(1, options.batch ?? AUDIT_DELETE_BATCH)
     let deleted = 0
     for (;;) {
-      const started = yield* Clock.currentTimeMillis
+      // Nanoseconds: a batch takes a few milliseconds, and whole milliseconds would round some to 0.
+      const started = yield* Clock.currentTimeNanos
       const rows = yield* sql`DELETE FROM audit WHERE seq IN (
           SELECT seq FROM audit WHERE received_at_ms < ${beforeMs} ORDER BY received_at_ms LIMIT ${batch}
         ) RETURNING 1 AS n`
       deleted += rows.length
       if (rows.length < batch) return deleted
-      if (options.rest !== undefined) yield* options.rest((yield* Clock.currentTimeMillis) - started)
+      if (options.rest !== undefined) yield* options.rest(Number((yield* Clock.currentTimeNanos) - started) / 1e6)
     }
   }).pipe(orUnavailable("audit retention"))
 

@@ -15,6 +15,7 @@ import { httpSection, latencySection, layersSection, tokenSection } from "./sect
 import { inProcessSection } from "./sections/inprocess.js"
 import { rssSection } from "./sections/rss.js"
 import { startupSection } from "./sections/startup.js"
+import { sustainedSection } from "./sections/sustained.js"
 import { scaleOutSection } from "./scale-out.js"
 import { http, quick, resultsFile, selected } from "./lib/config.js"
 import { hasTaskset, installCleanup } from "./lib/procs.js"
@@ -32,6 +33,8 @@ const sections: ReadonlyArray<Section> = [
   auditPageSection,
   rssSection,
   startupSection,
+  // One database per store for ≥ 1M quotes (~15 min); PostgreSQL part skipped when unreachable.
+  sustainedSection,
   // Needs the machine's PostgreSQL (BENCH_POSTGRES_URL); reported as a section that could not run without it.
   scaleOutSection
 ]

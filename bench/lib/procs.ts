@@ -309,3 +309,25 @@ export const removeTempDir = (dir: string): void => {
   rmSync(dir, { recursive: true, force: true })
   tempDirs.delete(dir)
 }
+
+/**
+ * CPU time (user + system, µs) of each thread of one process, by thread id (the main thread's
+ * id is the pid). Undefined without /proc.
+ */
+export const threadCpuMicros = (pid: number): ReadonlyMap<number, number> | undefined => {
+  const out = new Map<number, number>()
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8")
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+        out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * (1e6 / clockTicks))
+      } catch {
+        // the thread ended
+      }
+    }
+  } catch {
+    return undefined
+  }
+  return out
+}

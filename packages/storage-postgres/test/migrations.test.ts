@@ -5,6 +5,7 @@
  */
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import { migrations } from "@ridequote/storage-sql"
 import { migratePostgres } from "../src/index.js"
 import { adminQuery, newSchema, postgresAvailable, url } from "./fixtures.js"
 
@@ -21,7 +22,7 @@ describe.runIf(postgresAvailable)("migrations on PostgreSQL", () => {
       const applied = await adminQuery<{ migration_id: number }>(
         `SELECT migration_id FROM "${schema}".effect_sql_migrations ORDER BY migration_id`
       )
-      expect(applied.map((row) => row.migration_id)).toEqual([1, 2, 3])
+      expect(applied.map((row) => row.migration_id)).toEqual((await Effect.runPromise(migrations)).map(([id]) => id))
       const keys = await adminQuery<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".signing_keys`)
       expect(Number(keys[0]?.n)).toBe(1)
     }

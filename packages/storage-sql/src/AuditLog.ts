@@ -33,6 +33,13 @@ export interface AuditRow {
 const COLUMNS = 4
 
 /**
+ * The audit's unique key (the page index): the same request recorded twice is the same account,
+ * time and id, so a retried append is skipped. The request id alone is not indexed: a random key
+ * scattered every append over an index larger than the page cache (migration 4).
+ */
+export const AUDIT_KEY = "(account_id, received_at_ms, request_id)"
+
+/**
  * Entries are built by core and read back from our own table: encoded and decoded without
  * re-checking every refinement (core's `trustedJson`/`trustedDecoder`); a page of 50 full
  * entries through `Schema.decodeUnknown(parseJson(AuditEntry))` cost ~3 ms, the SQL 0.1 ms.
@@ -61,8 +68,8 @@ const toRow = (record: AuditRecord): AuditRow => ({
   })
 
 /**
- * One transaction for the whole batch, in multi-row INSERTs under the bind-parameter limit. A
- * request id already stored is skipped, so retrying an append whose outcome was unknown is safe
+ * One transaction for the whole batch, in multi-row INSERTs under the bind-parameter limit. An
+ * entry already stored (same account, time and request id) is skipped, so retrying an append whose outcome was unknown is safe
  * and one duplicate cannot fail everybody else's batch.
  *
  * A batch that fits one statement (up to 500 rows) is that statement alone: a single INSERT is
@@ -72,7 +79,7 @@ const toRow = (record: AuditRecord): AuditRow => ({
 const commitRows = (sql: SqlClient.SqlClient, d: Dialect) => (rows: ReadonlyArray<AuditRow>) => {
   const chunks = chunkRows(rows, COLUMNS, d.maxBindParameters)
   const insert = (chunk: ReadonlyArray<AuditRow>) =>
-    sql`INSERT INTO audit ${sql.insert(chunk.map((row) => ({ ...row })))} ON CONFLICT (request_id) DO NOTHING`
+    sql`INSERT INTO audit ${sql.insert(chunk.map((row) => ({ ...row })))} ON CONFLICT ${sql.literal(AUDIT_KEY)} DO NOTHING`
   const [only] = chunks
   const all = chunks.length === 1 && only !== undefined
     ? Effect.asVoid(insert(only))

@@ -16,12 +16,16 @@ import { DbInt } from "./Columns.js"
 import { chunkRows, dialect } from "./Dialect.js"
 import { orUnavailable } from "./Unavailable.js"
 
-/** Tables in the order their foreign keys need, with the unique key that pages them. */
+/**
+ * Tables in the order their foreign keys need, with the unique key that pages them. The audit's
+ * key, `seq`, is the target's to number (an identity column on PostgreSQL): it is read to page
+ * the source in arrival order but not written, so the target numbers the rows in that order.
+ */
 export const COPIED_TABLES = [
-  { table: "accounts", key: "id" },
-  { table: "signing_keys", key: "kid" },
-  { table: "tokens", key: "jti" },
-  { table: "audit", key: "request_id" }
+  { table: "accounts", key: "id", generatedKey: false },
+  { table: "signing_keys", key: "kid", generatedKey: false },
+  { table: "tokens", key: "jti", generatedKey: false },
+  { table: "audit", key: "seq", generatedKey: true }
 ] as const
 
 const PAGE = 1_000
@@ -63,7 +67,7 @@ export const copyDatabase = (
     yield* onTarget(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM signing_keys`))
 
     const copied: Record<string, number> = {}
-    for (const { key, table } of COPIED_TABLES) {
+    for (const { generatedKey, key, table } of COPIED_TABLES) {
       let after: unknown = undefined
       let n = 0
       for (;;) {
@@ -82,8 +86,11 @@ export const copyDatabase = (
         yield* onTarget(Effect.gen(function*() {
           const sql = yield* SqlClient.SqlClient
           const d = yield* dialect
-          const columns = Object.keys(rows[0] ?? {}).length
-          for (const chunk of chunkRows(rows, columns, d.maxBindParameters)) {
+          const written = generatedKey
+            ? rows.map((row) => Object.fromEntries(Object.entries(row).filter(([column]) => column !== key)))
+            : rows
+          const columns = Object.keys(written[0] ?? {}).length
+          for (const chunk of chunkRows(written, columns, d.maxBindParameters)) {
             yield* sql`INSERT INTO ${sql(table)} ${sql.insert(chunk.map((row) => ({ ...row })))}`
           }
         }).pipe((effect) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(effect))))

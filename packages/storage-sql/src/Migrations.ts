@@ -89,11 +89,54 @@ const accountVersionsAndAuditRetention = Effect.gen(function*() {
   yield* sql`CREATE INDEX audit_received ON audit (received_at_ms)`
 })
 
+/**
+ * The audit stored in arrival order (issue 23). Its primary key was the request id, a random
+ * UUID: every append landed on a random leaf of an index that, past a few hundred thousand
+ * entries, no longer fits the page cache, and each group commit then wrote (and later
+ * checkpointed) one index page per row. Measured here, the audit writer's CPU per row rose from
+ * ~37 to ~50 µs and quotes/s fell to ×0.68 over 830,000 quotes (docs/performance.md, "Throughput
+ * that holds"). Now rows are keyed by `seq`, an integer that only grows, so the table and every
+ * index are appended at their edge; the page index (account, time, request id) is the unique key
+ * that makes a retried append a no-op, as the request id was, and still serves keyset pages.
+ *
+ * SQLite cannot drop a primary key, so its table is rebuilt (in arrival order); PostgreSQL's
+ * heap is already in arrival order and only its keys change. Both end with the same columns.
+ */
+const auditInArrivalOrder = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.onDialectOrElse({
+    sqlite: () =>
+      Effect.gen(function*() {
+        yield* sql`CREATE TABLE audit_in_arrival_order (
+          seq INTEGER PRIMARY KEY NOT NULL,
+          request_id TEXT NOT NULL,
+          account_id TEXT NOT NULL,
+          received_at_ms BIGINT NOT NULL,
+          entry TEXT NOT NULL
+        )`
+        yield* sql`INSERT INTO audit_in_arrival_order (request_id, account_id, received_at_ms, entry)
+          SELECT request_id, account_id, received_at_ms, entry FROM audit ORDER BY received_at_ms, request_id`
+        yield* sql`DROP TABLE audit`
+        yield* sql`ALTER TABLE audit_in_arrival_order RENAME TO audit`
+        yield* sql`CREATE UNIQUE INDEX audit_account_time ON audit (account_id, received_at_ms DESC, request_id DESC)`
+        yield* sql`CREATE INDEX audit_received ON audit (received_at_ms)`
+      }),
+    orElse: () =>
+      Effect.gen(function*() {
+        yield* sql`ALTER TABLE audit DROP CONSTRAINT audit_pkey`
+        yield* sql`DROP INDEX audit_account_time`
+        yield* sql`CREATE UNIQUE INDEX audit_account_time ON audit (account_id, received_at_ms DESC, request_id DESC)`
+        yield* sql`ALTER TABLE audit ADD COLUMN seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY`
+      })
+  })
+})
+
 /** The Migrator's loader: id and name come from each key, in id order. */
 export const migrations: Migrator.Loader = Migrator.fromRecord({
   "1_create_schema": createSchema,
   "2_first_signing_key": firstSigningKey,
-  "3_account_versions_and_audit_retention": accountVersionsAndAuditRetention
+  "3_account_versions_and_audit_retention": accountVersionsAndAuditRetention,
+  "4_audit_in_arrival_order": auditInArrivalOrder
 })
 
 const runMigrations = Migrator.make({})

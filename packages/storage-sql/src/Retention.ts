@@ -5,8 +5,10 @@
  * week more, so a revoke naming one that just expired still answers "0 revoked", not 404.
  *
  * Audit entries are kept forever unless the operator sets a retention (in days); then entries
- * older than that are deleted oldest first in small batches, each its own short transaction, so
- * neither SQLite's single writer nor PostgreSQL's row locks hold up the quotes being recorded.
+ * older than that are deleted oldest first in small batches, each its own short transaction,
+ * resting between batches nine times as long as the last one took, so neither SQLite's single
+ * writer nor PostgreSQL's row locks hold up the quotes being recorded for more than a tenth of
+ * the time.
  *
  * Runs hourly in the background of each process (deletes are idempotent across processes).
  */
@@ -25,7 +27,7 @@ export const FEED_RETENTION_MS = MAX_TOKEN_TTL_SECONDS * 1000
 export const EXPIRED_TOKEN_RETENTION_MS = Duration.toMillis(Duration.days(7))
 export const PRUNE_INTERVAL = Duration.hours(1)
 /** Audit rows per delete statement: a few milliseconds of work, one short lock each. */
-export const AUDIT_DELETE_BATCH = 1_000
+export const AUDIT_DELETE_BATCH = 500
 
 /** What storage may delete besides expired rows; the operator's choice (RIDEQUOTE_AUDIT_RETENTION_DAYS). */
 export interface RetentionOptions {
@@ -36,20 +38,45 @@ export interface RetentionOptions {
 const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
 
 /**
- * Deletes audit entries received before `beforeMs`, `batch` rows per statement, until none is
- * left; returns how many went. The subquery walks the `audit_received` index oldest first, a
- * form both dialects accept (neither allows LIMIT on DELETE by default).
+ * Time retention rests between two delete batches, per millisecond the last batch took: 9, so
+ * that deleting holds the connection (and, on SQLite, the event loop and the write lock) at
+ * most a tenth of the time while quotes arrive. At ~10-20 µs a row that still deletes 5,000+
+ * rows a second, more than one core can quote (docs/performance.md, "Retention that keeps up").
  */
-export const pruneAudit = (beforeMs: number, batch = AUDIT_DELETE_BATCH) =>
+export const AUDIT_DELETE_REST_PER_MS = 9
+
+/** How `pruneAudit` runs its batches: their size, and what it does between two of them. */
+export interface PruneOptions {
+  /** Rows per delete statement. */
+  readonly batch?: number | undefined
+  /** Run after every full batch with the milliseconds it took (e.g. a proportional sleep). */
+  readonly rest?: ((batchMs: number) => Effect.Effect<void>) | undefined
+}
+
+/** Sleeps AUDIT_DELETE_REST_PER_MS times the batch's duration: the pace of the background retention. */
+export const restBetweenBatches = (batchMs: number): Effect.Effect<void> =>
+  batchMs > 0 ? Effect.sleep(Duration.millis(batchMs * AUDIT_DELETE_REST_PER_MS)) : Effect.yieldNow()
+
+/**
+ * Deletes audit entries received before `beforeMs`, `batch` rows per statement, until none is
+ * left; returns how many went. The subquery walks the `audit_received` index oldest first and
+ * names rows by `seq`, the table's own key (a form both dialects accept; neither allows LIMIT
+ * on DELETE by default). Each statement is its own short transaction; `rest` runs between them.
+ */
+export const pruneAudit = (beforeMs: number, options: PruneOptions = {}) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const batch = Math.max(1, options.batch ?? AUDIT_DELETE_BATCH)
     let deleted = 0
     for (;;) {
-      const rows = yield* sql`DELETE FROM audit WHERE request_id IN (
-          SELECT request_id FROM audit WHERE received_at_ms < ${beforeMs} ORDER BY received_at_ms LIMIT ${batch}
+      // Nanoseconds: a batch takes a few milliseconds, and whole milliseconds would round some to 0.
+      const started = yield* Clock.currentTimeNanos
+      const rows = yield* sql`DELETE FROM audit WHERE seq IN (
+          SELECT seq FROM audit WHERE received_at_ms < ${beforeMs} ORDER BY received_at_ms LIMIT ${batch}
         ) RETURNING 1 AS n`
       deleted += rows.length
       if (rows.length < batch) return deleted
+      if (options.rest !== undefined) yield* options.rest(Number((yield* Clock.currentTimeNanos) - started) / 1e6)
     }
   }).pipe(orUnavailable("audit retention"))
 
@@ -74,7 +101,9 @@ export const prune = (nowMs: number, options: RetentionOptions = {}) =>
     Effect.zipRight(
       options.auditRetentionDays === undefined
         ? Effect.void
-        : Effect.asVoid(pruneAudit(nowMs - Duration.toMillis(Duration.days(options.auditRetentionDays))))
+        : Effect.asVoid(
+          pruneAudit(nowMs - Duration.toMillis(Duration.days(options.auditRetentionDays)), { rest: restBetweenBatches })
+        )
     )
   )
 

@@ -19,14 +19,16 @@ export { chunkRows, dialect, FEED_CHANNEL } from "./Dialect.js"
 export type { Dialect } from "./Dialect.js"
 export {
   AUDIT_DELETE_BATCH,
+  AUDIT_DELETE_REST_PER_MS,
   countAuditBefore,
   EXPIRED_TOKEN_RETENTION_MS,
   FEED_RETENTION_MS,
   prune,
   pruneAudit,
+  restBetweenBatches,
   RetentionLive
 } from "./Retention.js"
-export type { RetentionOptions } from "./Retention.js"
+export type { PruneOptions, RetentionOptions } from "./Retention.js"
 export { isSealed, KEK_BYTES, kekId, open as openStoredKey, seal as sealKey } from "./SigningKeyCipher.js"
 export type { KeyEncryption } from "./SigningKeyCipher.js"
 export {

@@ -1,9 +1,10 @@
+import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it, layer } from "@effect/vitest"
 import type { AccountId, AuditCursor, AuditEntry, AuditRecord } from "@ridequote/core"
 import { AuditEntry as AuditEntrySchema, AuditLog } from "@ridequote/core"
-import { Cause, DateTime, Effect, Exit, FastCheck, Layer, Metric, Option, Runtime, Schema, Scope } from "effect"
-import { auditQueueDepth, countAuditBefore, pruneAudit } from "../src/index.js"
+import { Cause, DateTime, Effect, Exit, FastCheck, Layer, Metric, Option, Ref, Runtime, Schema, Scope } from "effect"
+import { auditQueueDepth, countAuditBefore, migrations, pruneAudit } from "../src/index.js"
 import type { StorageUnderTest } from "./fixtures.js"
 import { at, auditRecord, makeAccount, quoted, rejected, storageWithClient } from "./fixtures.js"
 
@@ -144,6 +145,23 @@ describe(`AuditLog on ${h.name}`, () => {
       expect((yield* Metric.value(auditQueueDepth)).value).toBe(0)
     }))
 
+  it.effect("an entry appended again (a retried append) is stored once, and its batch's other entries all are", () =>
+    Effect.gen(function*() {
+      const db = h.newDatabase("retried")
+      const accountId = makeAccount().id
+      const first = auditRecord(accountId, T0)
+      const others = Array.from({ length: 30 }, (_, i) => auditRecord(accountId, T0 + 1 + i))
+      const page = yield* Effect.gen(function*() {
+        const audit = yield* AuditLog
+        yield* audit.append(first)
+        // the retry lands in one group-commit batch with thirty new entries
+        yield* Effect.forEach([first, ...others], audit.append, { concurrency: "unbounded", discard: true })
+        return yield* audit.page({ accountId, limit: 500 })
+      }).pipe(Effect.provide(h.storage(db)))
+      expect(yield* countRows(db)).toBe(31)
+      expect(page.entries).toEqual([first, ...others].sort(newestFirst).map(toEntry))
+    }))
+
   it.effect("an append that returned is readable from a new connection to the same file", () =>
     Effect.gen(function*() {
       const filename = h.newDatabase("durable")
@@ -222,18 +240,56 @@ describe(`AuditLog on ${h.name}`, () => {
       const old = Array.from({ length: 57 }, (_, i) => auditRecord(accountId, T0 + i))
       const kept = Array.from({ length: 13 }, (_, i) => auditRecord(accountId, T0 + 57 + i))
       const cutoff = T0 + 57
+      const rests = yield* Ref.make(0)
       const { deleted, left, page } = yield* Effect.gen(function*() {
         const audit = yield* AuditLog
         yield* Effect.forEach([...old, ...kept], audit.append, { concurrency: "unbounded", discard: true })
-        // batches of 10: several statements, the last one short
-        const deleted = yield* pruneAudit(cutoff, 10).pipe(Effect.provide(h.client(db)))
+        // batches of 10: several statements, the last one short; a rest after each full one
+        const deleted = yield* pruneAudit(cutoff, { batch: 10, rest: () => Ref.update(rests, (n) => n + 1) }).pipe(
+          Effect.provide(h.client(db))
+        )
         const left = yield* countAuditBefore(cutoff).pipe(Effect.provide(h.client(db)))
         return { deleted, left, page: yield* audit.page({ accountId, limit: 500 }) }
       }).pipe(Effect.provide(h.storage(db)))
       expect(deleted).toBe(57)
+      // 57 rows in batches of 10: five full batches, each followed by a rest; the short sixth ends it
+      expect(yield* Ref.get(rests)).toBe(5)
       expect(left).toBe(0)
       expect(page.entries).toEqual([...kept].sort(newestFirst).map(toEntry))
       // nothing left to delete: a second pass is a no-op
-      expect(yield* pruneAudit(cutoff, 10).pipe(Effect.provide(h.client(db)))).toBe(0)
+      expect(yield* pruneAudit(cutoff, { batch: 10 }).pipe(Effect.provide(h.client(db)))).toBe(0)
+    }))
+
+  it.effect("an audit written before migration 4 keeps every entry and its page order, and takes appends and retries after it", () =>
+    Effect.gen(function*() {
+      const db = h.newDatabase("upgrade")
+      const accountId = makeAccount().id
+      // pairs received in the same millisecond: the request id orders them
+      const records = Array.from({ length: 40 }, (_, i) => auditRecord(accountId, T0 + Math.floor(i / 2)))
+      const storedJson = Schema.encodeSync(Schema.parseJson(AuditEntrySchema))
+      // The schema as migrations 1-3 left it, with rows as its writer stored them.
+      yield* Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* Migrator.make({})({ loader: Effect.map(migrations, (all) => all.filter(([id]) => id < 4)) })
+        yield* sql`INSERT INTO audit ${
+          sql.insert(records.map((r) => ({
+            request_id: r.requestId,
+            account_id: r.accountId,
+            received_at_ms: r.receivedAt.epochMillis,
+            entry: storedJson(toEntry(r))
+          })))
+        }`
+      }).pipe(Effect.provide(h.client(db)))
+      // The storage layer migrates on start, as `serve` does.
+      const later = auditRecord(accountId, T0 + 100)
+      const pages = yield* Effect.gen(function*() {
+        const audit = yield* AuditLog
+        // a retry of an entry stored before the upgrade is still skipped
+        yield* audit.append(records[0] ?? later)
+        yield* audit.append(later)
+        return yield* walk(accountId, 7, {})
+      }).pipe(Effect.provide(h.storage(db)))
+      expect(pages.flat()).toEqual([...records, later].sort(newestFirst).map(toEntry))
+      expect(yield* countRows(db)).toBe(41)
     }))
 })

@@ -13,10 +13,12 @@ db.pragma("journal_mode = WAL")
 db.pragma("synchronous = FULL")
 db.pragma(`busy_timeout = ${Number(workerData.busyTimeoutMs)}`)
 
-// A request id already stored is skipped (a retried append is safe; one duplicate cannot fail
-// the rest of its batch), as on the SQL path.
+// An entry already stored (same account, time and request id: the audit's unique key, AUDIT_KEY
+// in storage-sql) is skipped: a retried append is safe, and one duplicate cannot fail the rest
+// of its batch, as on the SQL path.
 const insert = db.prepare(
-  "INSERT INTO audit (request_id, account_id, received_at_ms, entry) VALUES (?, ?, ?, ?) ON CONFLICT (request_id) DO NOTHING"
+  "INSERT INTO audit (request_id, account_id, received_at_ms, entry) VALUES (?, ?, ?, ?) " +
+    "ON CONFLICT (account_id, received_at_ms, request_id) DO NOTHING"
 )
 const commit = db.transaction((rows) => {
   // Each row is already the statement's positional parameters, as one array.

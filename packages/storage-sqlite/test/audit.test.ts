@@ -1,5 +1,5 @@
 /**
- * SQLite's own side of the audit: the keyset page's query plan. Everything else the audit
+ * SQLite's own side of the audit: the keyset page's query plan and the table's shape. Everything else the audit
  * promises is in the shared storage contract (contract.test.ts).
  */
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -40,6 +40,15 @@ describe("AuditLog on SQLite: query plans", () => {
           expect(details).toMatch(/SEARCH audit USING INDEX audit_account_time/)
           expect(details).not.toMatch(/TEMP B-TREE/)
         }
+      }))
+
+    it.effect("rows are kept in arrival order (seq is the rowid), and no index is keyed by the random request id", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const indexes = yield* sql<{ name: string; unique: number }>`SELECT name, "unique" FROM pragma_index_list('audit') ORDER BY name`
+        expect(indexes.map((i) => [i.name, i.unique])).toEqual([["audit_account_time", 1], ["audit_received", 0]])
+        const plan = yield* sql<{ detail: string }>`EXPLAIN QUERY PLAN SELECT entry FROM audit WHERE seq = 1`
+        expect(plan.map((row) => row.detail).join(" | ")).toMatch(/USING INTEGER PRIMARY KEY/)
       }))
   })
 })

@@ -1,0 +1,495 @@
+/**
+ * Throughput that holds (issue 23): one `serve` process per store on ONE database for the whole
+ * section, loaded in back-to-back rounds until each has recorded BENCH_SUSTAINED_QUOTES
+ * (1,000,000) quotes, so the audit grows as in production. Reference (b) runs the same rounds on
+ * its own long-lived SQLite file (its ~1 KB audit row keyed by a random UUID, synchronous=FULL),
+ * and the order of the servers rotates every round; ratios to (b) are taken within a round.
+ *
+ * Reported per store: req/s of every round, the last three rounds ÷ the first three, the ratio
+ * to (b) over the first rounds, the last rounds and all of them, CPU per request of the event
+ * loop, of the busiest other thread (SQLite's audit writer) and of the rest, bytes per audit entry
+ * on disk, and GET /v1/audit/recent at the end (first page and a keyset page halfway down, over
+ * HTTP, median of BENCH_SUSTAINED_PAGES requests each).
+ *
+ * Then retention: the server is restarted on the same database with
+ * RIDEQUOTE_AUDIT_RETENTION_DAYS=2 after the older half of its audit was pre-aged by three days
+ * (one UPDATE, before the start), so retention has half the audit to delete while quotes arrive
+ * at full speed. Rounds go on until nothing old is left and BENCH_SUSTAINED_RETENTION_ROUNDS
+ * more have run; its cost is the ratio to (b) in the rounds while old rows remained, divided by
+ * the ratio to (b) in the rounds after, on the same server process.
+ */
+import { statSync } from "node:fs"
+import { DateTime, Layer, ManagedRuntime, Redacted } from "effect"
+import type { AccountId, AuditQuery, RequestId } from "../../packages/core/src/index.js"
+import { AuditLog } from "../../packages/core/src/index.js"
+import { SqlAuditLogLive } from "../../packages/storage-sql/src/index.js"
+import { PostgresClientLive } from "../../packages/storage-postgres/src/index.js"
+import { SqliteClientLive } from "../../packages/storage-sqlite/src/index.js"
+import { join } from "node:path"
+import { http, quick } from "../lib/config.js"
+import { type LoadSpec, runLoad } from "../lib/load.js"
+import { createDatabase, postgresReachable, psql } from "../lib/postgres.js"
+import { makeTempDir, pinned, spawnTracked, stop, threadCpuMicros, waitForListening, waitQuiet } from "../lib/procs.js"
+import { startSameWork } from "../lib/references.js"
+import { createAccount, issueToken, JWT_SECRET, probeQuote, quoteBody, type Server, serverCommand } from "../lib/ridequote.js"
+import { log } from "../lib/rounds.js"
+import type { Section, Target } from "../lib/section.js"
+import Database, { type Database as Db } from "../lib/sqlite.js"
+import { fmt, fmtRatio, median, type Spread, spread, table } from "../lib/stats.js"
+
+const env = (name: string, fallback: number): number => {
+  const v = process.env[name]?.trim()
+  const n = v === undefined || v === "" ? fallback : Number(v)
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a number > 0, got ${v}`)
+  return n
+}
+
+const settings = {
+  /** Quotes each ridequote server records before the rounds stop. */
+  quotes: env("BENCH_SUSTAINED_QUOTES", quick ? 100_000 : 1_000_000),
+  roundS: env("BENCH_SUSTAINED_ROUND_S", quick ? 5 : 15),
+  /** Rounds at each end compared (first vs last). */
+  edge: 3,
+  maxRounds: env("BENCH_SUSTAINED_MAX_ROUNDS", 200),
+  pages: env("BENCH_SUSTAINED_PAGES", quick ? 50 : 200),
+  retentionRounds: env("BENCH_SUSTAINED_RETENTION_ROUNDS", quick ? 3 : 4),
+  /** sqlite,postgres by default; PostgreSQL is skipped (reported) when unreachable. */
+  stores: (process.env["BENCH_SUSTAINED_STORES"]?.trim() || "sqlite,postgres").split(",").map((s) => s.trim())
+}
+
+const DAY_MS = 86_400_000
+
+/** The database behind one ridequote server: what the section reads and changes directly. */
+interface Store {
+  readonly name: string
+  readonly database: string
+  readonly count: () => number
+  /** Rows received before `ms`. */
+  readonly countBefore: (ms: number) => number
+  readonly bytesOnDisk: () => number
+  /** Moves the older `fraction` of the audit `days` into the past; returns the cutoff it used. */
+  readonly preAge: (fraction: number, days: number) => number
+  /** Cursor of the row `depth` entries down the account's newest-first order. */
+  readonly cursorAt: (account: string, depth: number) => { readonly receivedAt: string; readonly id: string } | undefined
+}
+
+const sqliteStore = (file: string): Store => {
+  const withDb = <A>(f: (db: Db) => A): A => {
+    const db = new Database(file, { timeout: 60_000 })
+    try {
+      return f(db)
+    } finally {
+      db.close()
+    }
+  }
+  const size = (path: string) => {
+    try {
+      return statSync(path).size
+    } catch {
+      return 0
+    }
+  }
+  return {
+    name: "SQLite",
+    database: file,
+    count: () => withDb((db) => db.prepare<{ n: number }>("SELECT count(*) AS n FROM audit").get()?.n ?? 0),
+    countBefore: (ms) =>
+      withDb((db) => db.prepare<{ n: number }>("SELECT count(*) AS n FROM audit WHERE received_at_ms < ?").get(ms)?.n ?? 0),
+    // The file as it lies on disk (its WAL included): what an operator pays per entry.
+    bytesOnDisk: () => size(file) + size(`${file}-wal`),
+    preAge: (fraction, days) =>
+      withDb((db) => {
+        const n = db.prepare<{ n: number }>("SELECT count(*) AS n FROM audit").get()?.n ?? 0
+        const cut = db.prepare<{ t: number }>("SELECT received_at_ms AS t FROM audit ORDER BY received_at_ms LIMIT 1 OFFSET ?")
+          .get(Math.floor(n * fraction))?.t ?? 0
+        db.prepare("UPDATE audit SET received_at_ms = received_at_ms - ? WHERE received_at_ms < ?").run(days * DAY_MS, cut)
+        db.pragma("wal_checkpoint(TRUNCATE)")
+        return cut
+      }),
+    cursorAt: (account, depth) =>
+      withDb((db) => {
+        const row = db.prepare<{ t: number; id: string }>(
+          "SELECT received_at_ms AS t, request_id AS id FROM audit WHERE account_id = ? ORDER BY received_at_ms DESC, request_id DESC LIMIT 1 OFFSET ?"
+        ).get(account, depth)
+        return row === undefined ? undefined : { receivedAt: new Date(row.t).toISOString(), id: row.id }
+      })
+  }
+}
+
+const postgresStore = (url: string): Store => ({
+  name: "PostgreSQL",
+  database: url,
+  count: () => Number(psql(url, "SELECT count(*) FROM audit")),
+  countBefore: (ms) => Number(psql(url, `SELECT count(*) FROM audit WHERE received_at_ms < ${Math.floor(ms)}`)),
+  bytesOnDisk: () => Number(psql(url, "SELECT pg_total_relation_size('audit')")),
+  preAge: (fraction, days) => {
+    const n = Number(psql(url, "SELECT count(*) FROM audit"))
+    const cut = Number(psql(url, `SELECT received_at_ms FROM audit ORDER BY received_at_ms LIMIT 1 OFFSET ${Math.floor(n * fraction)}`))
+    psql(url, `UPDATE audit SET received_at_ms = received_at_ms - ${days * DAY_MS} WHERE received_at_ms < ${cut}`)
+    psql(url, "VACUUM audit")
+    return cut
+  },
+  cursorAt: (account, depth) => {
+    const out = psql(
+      url,
+      `SELECT received_at_ms || ' ' || request_id FROM audit WHERE account_id = '${account.replace(/'/g, "")}' ORDER BY received_at_ms DESC, request_id DESC LIMIT 1 OFFSET ${Math.floor(depth)}`
+    )
+    const [t, id] = out.split(" ")
+    return t === undefined || id === undefined || t === "" ? undefined : { receivedAt: new Date(Number(t)).toISOString(), id }
+  }
+})
+
+let serial = 0
+/** `ridequote serve` on the store's database, pinned to the server core, with extra settings. */
+const serve = async (dir: string, database: string, extra: Record<string, string> = {}): Promise<Server> => {
+  const n = ++serial
+  const out = join(dir, `sustained-${n}.out.log`)
+  const err = join(dir, `sustained-${n}.err.log`)
+  const argv = [...serverCommand(), "serve", "--database", database, "--port", "0", "--host", "127.0.0.1", "--rate-limit", "0", "--sample-fallback", "on"]
+  const s = spawnTracked(pinned(http.serverCpu, argv), { RIDEQUOTE_JWT_SECRET: JWT_SECRET, ...extra }, out, err)
+  const url = await waitForListening(out, s, err)
+  return { name: "ridequote", url, pid: s.pid, stop: () => stop(s) }
+}
+
+interface Contender {
+  readonly name: string
+  server: Server
+  readonly spec: LoadSpec
+  readonly store?: Store
+  quotes: number
+}
+
+interface Round {
+  readonly round: number
+  readonly phase: "sustained" | "retention"
+  readonly config: string
+  readonly rps: number
+  readonly p99: number
+  readonly non2xx: number
+  /** Quotes this server had answered by the end of the round (warm-up included). */
+  readonly quotesSoFar: number
+  /** CPU µs per answered request: the main thread (event loop), the busiest other thread
+   * (SQLite's audit writer; on PostgreSQL a V8 helper), and all other threads together. */
+  readonly mainCpuUs: number
+  readonly busiestThreadCpuUs: number
+  readonly otherCpuUs: number
+  /** Retention phase: pre-aged rows still stored after the round. */
+  readonly agedLeft?: number
+}
+
+const measure = async (c: Contender, round: number, phase: Round["phase"], durationS: number): Promise<Round> => {
+  await waitQuiet(http.quietWaitS, http.quietPct)
+  const cpu0 = threadCpuMicros(c.server.pid)
+  const r = await runLoad(c.server.url, c.spec, { durationS })
+  const cpu1 = threadCpuMicros(c.server.pid)
+  const answered = r.s2xx + r.non2xx
+  c.quotes += r.s2xx
+  const deltas = [...(cpu1 ?? new Map<number, number>())].map(([tid, us]) => [tid, us - (cpu0?.get(tid) ?? 0)] as const)
+  const main = deltas.find(([tid]) => tid === c.server.pid)?.[1] ?? Number.NaN
+  const others = deltas.filter(([tid]) => tid !== c.server.pid).map(([, us]) => us)
+  const busiest = others.length === 0 ? 0 : Math.max(...others)
+  const per = (us: number) => (cpu0 !== undefined && cpu1 !== undefined && answered > 0 ? us / answered : Number.NaN)
+  return {
+    round,
+    phase,
+    config: c.name,
+    rps: r.rps,
+    p99: r.p99,
+    non2xx: r.non2xx + r.errors,
+    quotesSoFar: c.quotes,
+    mainCpuUs: per(main),
+    busiestThreadCpuUs: per(busiest),
+    otherCpuUs: per(others.reduce((a, b) => a + b, 0) - busiest)
+  }
+}
+
+/** Median over rounds of ridequote's req/s ÷ (b)'s req/s in the same round. */
+const ratioToReference = (rounds: ReadonlyArray<Round>, config: string, reference: string): Spread => {
+  const ref = new Map(rounds.filter((r) => r.config === reference).map((r) => [`${r.phase}${r.round}`, r.rps]))
+  return spread(rounds.filter((r) => r.config === config).map((r) => r.rps / (ref.get(`${r.phase}${r.round}`) ?? Number.NaN)))
+}
+
+/**
+ * `AuditLog.pageJson` (what GET /v1/audit/recent serves) through the project's own layer on the
+ * store, in this process: first page and the keyset page at `cursor`, median of `n` each, ms.
+ */
+const timePageInProcess = async (
+  store: Store,
+  account: string,
+  cursor: { readonly receivedAt: string; readonly id: string } | undefined,
+  n: number
+): Promise<{ first: number; deep: number }> => {
+  const client = store.name === "SQLite"
+    ? SqliteClientLive(store.database)
+    : PostgresClientLive({ url: Redacted.make(store.database), poolSize: 1 })
+  const runtime = ManagedRuntime.make(SqlAuditLogLive().pipe(Layer.provide(client)))
+  try {
+    const audit = await runtime.runPromise(AuditLog)
+    const time = async (query: AuditQuery) => {
+      await runtime.runPromise(audit.pageJson(query))
+      const times: Array<number> = []
+      for (let i = 0; i < n; i++) {
+        const t0 = performance.now()
+        await runtime.runPromise(audit.pageJson(query))
+        times.push(performance.now() - t0)
+      }
+      return median(times)
+    }
+    const accountId = account as AccountId
+    const first = await time({ accountId, limit: 50 })
+    const deep = cursor === undefined
+      ? Number.NaN
+      : await time({
+        accountId,
+        limit: 50,
+        after: { receivedAt: DateTime.unsafeMake(Date.parse(cursor.receivedAt)), requestId: cursor.id as RequestId }
+      })
+    return { first, deep }
+  } finally {
+    await runtime.dispose()
+  }
+}
+
+/** GET /v1/audit/recent, sequentially, `n` times: median and p99 of the round trips, ms. */
+const timePage = async (url: string, token: string, query: string, n: number): Promise<{ median: number; p99: number; entries: number }> => {
+  const times: Array<number> = []
+  let entries = 0
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now()
+    const res = await fetch(`${url}/v1/audit/recent${query}`, { headers: { authorization: `Bearer ${token}` } })
+    const body = (await res.json()) as ReadonlyArray<unknown>
+    times.push(performance.now() - t0)
+    if (res.status !== 200) throw new Error(`audit page answered ${res.status}`)
+    entries = body.length
+  }
+  const sorted = [...times].sort((a, b) => a - b)
+  return { median: median(times), p99: sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)] ?? Number.NaN, entries }
+}
+
+export const sustainedSection: Section = {
+  id: "sustained",
+  title: `Sustained throughput: one serve process, one database, ${settings.quotes.toLocaleString("en-US")} quotes per store, then retention`,
+  run: async () => {
+    const dir = makeTempDir("sustained")
+    const stores: Array<Store> = []
+    const skipped: Array<string> = []
+    if (settings.stores.includes("sqlite")) stores.push(sqliteStore(join(dir, "ridequote.db")))
+    if (settings.stores.includes("postgres")) {
+      if (postgresReachable()) stores.push(postgresStore(createDatabase()))
+      else skipped.push("PostgreSQL (unreachable: BENCH_POSTGRES_URL)")
+    }
+    const body = quoteBody()
+    const contenders: Array<Contender> = []
+    const accounts = new Map<string, string>()
+    const tokens = new Map<string, string>()
+    let reference: Contender | undefined
+    try {
+      for (const store of stores) {
+        const account = await createAccount(store.database)
+        const server = await serve(dir, store.database)
+        const token = await issueToken(server.url, account)
+        await probeQuote(server.url, token, body)
+        accounts.set(store.name, account.id)
+        tokens.set(store.name, token)
+        contenders.push({
+          name: `ridequote ${store.name}`,
+          server,
+          store,
+          quotes: 1,
+          spec: { path: "/v1/quote", method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body }
+        })
+      }
+      const first = contenders[0]
+      if (first === undefined) throw new Error(`no store to measure (${skipped.join(", ")})`)
+      const refServer = await startSameWork(dir, join(dir, "reference-b.db"), JWT_SECRET, accounts.values().next().value ?? "")
+      reference = { name: "(b)", server: refServer, quotes: 0, spec: first.spec }
+      await probeQuote(refServer.url, tokens.values().next().value ?? "", body)
+      const all = [...contenders, reference]
+
+      // JIT warm-up of every server (its quotes are recorded too).
+      for (const c of all) {
+        const r = await runLoad(c.server.url, c.spec, { durationS: http.warmupS })
+        c.quotes += r.s2xx
+      }
+
+      const rounds: Array<Round> = []
+      let round = 0
+      while (contenders.some((c) => c.quotes < settings.quotes) && round < settings.maxRounds) {
+        // A store that has recorded its quotes rests (its last rounds are behind it); (b) runs
+        // in every round, so each store's rounds keep a reference measured beside them.
+        const running = all.filter((c) => c.store === undefined || c.quotes < settings.quotes)
+        const order = running.map((_, i) => running[(i + round) % running.length]).filter((c): c is Contender => c !== undefined)
+        for (const c of order) {
+          const r = await measure(c, round, "sustained", settings.roundS)
+          rounds.push(r)
+          log(
+            `sustained round ${round + 1} ${c.name}: ${Math.round(r.rps)} req/s, ${c.quotes.toLocaleString("en-US")} quotes, ` +
+              `CPU µs/req: event loop ${fmt(r.mainCpuUs)}, busiest other thread ${fmt(r.busiestThreadCpuUs)}, the rest ${fmt(r.otherCpuUs)}`
+          )
+        }
+        round++
+      }
+
+      // The audit at the end: size on disk per entry, and pages over HTTP.
+      const ends = new Map<
+        string,
+        {
+          entries: number
+          bytesPerEntry: number
+          firstPage: { median: number; p99: number }
+          deepPage: { median: number; p99: number }
+          inProcess: { first: number; deep: number }
+        }
+      >()
+      for (const c of contenders) {
+        const store = c.store
+        if (store === undefined) continue
+        const entries = store.count()
+        const token = tokens.get(store.name) ?? ""
+        const firstPage = await timePage(c.server.url, token, "?limit=50", settings.pages)
+        const cursor = store.cursorAt(accounts.get(store.name) ?? "", Math.floor(entries / 2))
+        const deepPage = cursor === undefined
+          ? { median: Number.NaN, p99: Number.NaN, entries: 0 }
+          : await timePage(c.server.url, token, `?limit=50&after-received-at=${encodeURIComponent(cursor.receivedAt)}&after-id=${cursor.id}`, settings.pages)
+        const inProcess = await timePageInProcess(store, accounts.get(store.name) ?? "", cursor, settings.pages)
+        ends.set(store.name, { entries, bytesPerEntry: store.bytesOnDisk() / entries, firstPage, deepPage, inProcess })
+        log(
+          `sustained ${store.name}: ${entries.toLocaleString("en-US")} entries, ${fmt(store.bytesOnDisk() / entries)} B each; ` +
+            `AuditLog.pageJson ${fmt(inProcess.first)} ms, halfway ${fmt(inProcess.deep)} ms; over HTTP ${fmt(firstPage.median)} / ${fmt(deepPage.median)} ms`
+        )
+      }
+
+      // Retention: restart each store's server with a retention, after pre-ageing half its audit.
+      const retention = new Map<string, { aged: number; agedLeft: number }>()
+      for (const c of contenders) {
+        const store = c.store
+        if (store === undefined) continue
+        await c.server.stop()
+        const cut = store.preAge(0.5, 3)
+        const aged = store.countBefore(cut - 3 * DAY_MS + 1)
+        c.server = await serve(dir, store.database, { RIDEQUOTE_AUDIT_RETENTION_DAYS: "2" })
+        retention.set(store.name, { aged, agedLeft: aged })
+        log(`retention ${store.name}: ${aged.toLocaleString("en-US")} rows pre-aged; restarted with RIDEQUOTE_AUDIT_RETENTION_DAYS=2`)
+        await runLoad(c.server.url, c.spec, { durationS: http.warmupS })
+      }
+      const retentionCutoff = () => Date.now() - 2 * DAY_MS
+      // Rounds while old rows remain, then `retentionRounds` more once retention is done, on the
+      // same processes: the comparison that a restart (JIT warm-up, cold caches) does not blur.
+      const roundsAfterDone = new Map<string, number>()
+      const finished = () => contenders.every((c) => (roundsAfterDone.get(c.name) ?? 0) >= settings.retentionRounds)
+      for (let r = 0; r < settings.maxRounds && !finished(); r++) {
+        const order = all.map((_, i) => all[(i + r) % all.length]).filter((c): c is Contender => c !== undefined)
+        for (const c of order) {
+          const doneBefore = c.store !== undefined && retention.get(c.store.name)?.agedLeft === 0
+          const m = await measure(c, r, "retention", settings.roundS)
+          if (doneBefore) roundsAfterDone.set(c.name, (roundsAfterDone.get(c.name) ?? 0) + 1)
+          const left = c.store?.countBefore(retentionCutoff())
+          rounds.push(left === undefined ? m : { ...m, agedLeft: left })
+          if (c.store !== undefined && left !== undefined) {
+            const state = retention.get(c.store.name)
+            if (state !== undefined) retention.set(c.store.name, { ...state, agedLeft: left })
+          }
+          log(`retention round ${r + 1} ${c.name}: ${Math.round(m.rps)} req/s${left === undefined ? "" : `, ${left.toLocaleString("en-US")} old rows left`}`)
+        }
+      }
+
+      // ---- report ----
+      const targets: Array<Target> = []
+      const perStore: Record<string, unknown> = {}
+      const lines: Array<string> = []
+      for (const c of contenders) {
+        const store = c.store
+        if (store === undefined) continue
+        const mine = rounds.filter((r) => r.config === c.name && r.phase === "sustained")
+        const firstR = mine.slice(0, settings.edge)
+        const lastR = mine.slice(-settings.edge)
+        const holds = median(lastR.map((r) => r.rps)) / median(firstR.map((r) => r.rps))
+        const sustained = rounds.filter((r) => r.phase === "sustained")
+        const firstRounds = new Set(firstR.map((r) => r.round))
+        const lastRounds = new Set(lastR.map((r) => r.round))
+        const toRef = ratioToReference(sustained, c.name, "(b)")
+        const toRefFirst = ratioToReference(sustained.filter((r) => firstRounds.has(r.round)), c.name, "(b)")
+        const toRefLast = ratioToReference(sustained.filter((r) => lastRounds.has(r.round)), c.name, "(b)")
+        const withRetention = rounds.filter((r) => r.phase === "retention")
+        const leftAfter = new Set(withRetention.filter((r) => r.config === c.name && (r.agedLeft ?? 0) > 0).map((r) => r.round))
+        // Rounds that began with old rows still stored (the first always does), and rounds that
+        // began with none left, on the same server process.
+        const deleting = withRetention.filter((r) => r.round === 0 || leftAfter.has(r.round - 1))
+        const done = withRetention.filter((r) => r.round > 0 && !leftAfter.has(r.round - 1))
+        const toRefRetention = ratioToReference(deleting, c.name, "(b)")
+        const toRefDone = ratioToReference(done, c.name, "(b)")
+        const retentionCost = toRefRetention.median / toRefDone.median
+        const end = ends.get(store.name)
+        const state = retention.get(store.name)
+        perStore[store.name] = { rounds: mine, holds, toRef, toRefFirst, toRefLast, toRefRetention, toRefDone, retentionCost, end, retention: state }
+        lines.push(
+          `### ${c.name}\n\n` +
+            table(
+              ["round", "req/s", "(b) req/s", "÷ (b)", "quotes so far", "p99 ms", "event loop µs/req", "busiest other thread µs/req", "other threads µs/req", "non-2xx"],
+              rounds.filter((r) => r.config === c.name).map((r) => {
+                const ref = rounds.find((x) => x.config === "(b)" && x.round === r.round && x.phase === r.phase)
+                return [
+                  `${r.phase === "retention" ? "retention " : ""}${r.round + 1}`,
+                  fmt(r.rps),
+                  ref === undefined ? "–" : fmt(ref.rps),
+                  ref === undefined ? "–" : `×${(r.rps / ref.rps).toFixed(2)}`,
+                  r.quotesSoFar.toLocaleString("en-US"),
+                  fmt(r.p99),
+                  fmt(r.mainCpuUs),
+                  fmt(r.busiestThreadCpuUs),
+                  fmt(r.otherCpuUs),
+                  String(r.non2xx)
+                ]
+              })
+            ) +
+            `\n\nLast ${settings.edge} rounds ÷ first ${settings.edge}: ×${holds.toFixed(2)}. ` +
+            `÷ (b): first rounds ${fmtRatio(toRefFirst)}, last rounds ${fmtRatio(toRefLast)}, all ${fmtRatio(toRef)}. ` +
+            (end === undefined
+              ? ""
+              : `Audit: ${end.entries.toLocaleString("en-US")} entries, ${fmt(end.bytesPerEntry)} B per entry on disk; ` +
+                `a page of 50 (AuditLog.pageJson, what GET /v1/audit/recent serves, in process) first ${fmt(end.inProcess.first)} ms, ` +
+                `keyset halfway down ${fmt(end.inProcess.deep)} ms; the same over HTTP (round trip, 90 KB of JSON, server under no load) ` +
+                `${fmt(end.firstPage.median)} ms (p99 ${fmt(end.firstPage.p99)}) and ${fmt(end.deepPage.median)} ms (p99 ${fmt(end.deepPage.p99)}). `) +
+            (state === undefined
+              ? ""
+              : `Retention: ${state.aged.toLocaleString("en-US")} pre-aged rows, ${state.agedLeft.toLocaleString("en-US")} left at the end; ` +
+                `÷ (b) in the ${toRefRetention.n} rounds while deleting ${fmtRatio(toRefRetention)}, in the ${toRefDone.n} rounds after ${fmtRatio(toRefDone)} ` +
+                `(same process): ×${retentionCost.toFixed(2)}.`)
+        )
+        // Quotes recorded by the end of the sustained rounds (the retention rounds come after).
+        const sustainedQuotes = mine.at(-1)?.quotesSoFar ?? 0
+        targets.push(
+          {
+            what: `${store.name}: last ${settings.edge} rounds ÷ first ${settings.edge} after ${sustainedQuotes.toLocaleString("en-US")} quotes`,
+            target: "≥ 0.9 after ≥ 1M quotes",
+            value: `×${holds.toFixed(2)}`,
+            pass: !Number.isFinite(holds) ? undefined : holds >= 0.9 && sustainedQuotes >= 1_000_000 ? true : holds < 0.9 ? false : undefined
+          },
+          { what: `${store.name}: ÷ (b) over the long run`, target: "≥ 0.8", value: fmtRatio(toRef), pass: toRef.n === 0 ? undefined : toRef.median >= 0.8 },
+          {
+            what: `${store.name}: audit page at ${end?.entries.toLocaleString("en-US") ?? "?"} rows (AuditLog.pageJson, keyset halfway)`,
+            target: "≤ 1 ms",
+            value: `${fmt(end?.inProcess.deep ?? Number.NaN)} ms`,
+            pass: end === undefined || !Number.isFinite(end.inProcess.deep) ? undefined : end.inProcess.deep <= 1
+          },
+          {
+            what: `${store.name}: throughput while retention deletes ÷ without`,
+            target: "≥ 0.9",
+            value: Number.isFinite(retentionCost) ? `×${retentionCost.toFixed(2)}` : "–",
+            pass: Number.isFinite(retentionCost) ? retentionCost >= 0.9 : undefined
+          }
+        )
+      }
+      const text = [
+        ...lines,
+        `Reference (b): ${reference.quotes.toLocaleString("en-US")} quotes on its own file in the same rounds. ` +
+          `Rounds of ${settings.roundS} s, ${http.connections} connections, servers pinned to core ${http.serverCpu}, order rotating.` +
+          (skipped.length > 0 ? ` Skipped: ${skipped.join(", ")}.` : "")
+      ].join("\n\n")
+      return { title: sustainedSection.title, table: text, results: { settings, rounds, perStore }, targets }
+    } finally {
+      for (const c of contenders) await c.server.stop()
+      await reference?.server.stop()
+    }
+  }
+}

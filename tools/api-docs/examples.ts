@@ -6,12 +6,11 @@
  * tools/test/api-docs.test.ts, and the generated reference (pnpm docs:api) shows only examples
  * that compile.
  */
-import { dirname, join, resolve } from "node:path"
+import { join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
+import { ROOT, sharedHost, workspaceOptions } from "./program.js"
 import { entriesOf, LIBRARIES } from "./undocumented.js"
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 
 export interface DocExample {
   readonly symbol: string
@@ -27,10 +26,14 @@ const tagText = (tag: ts.JSDocTag): string =>
 /** Every fenced TypeScript block under an `@example` tag of an exported symbol of `packages`. */
 export const docExamples = (packages: ReadonlyArray<string>): ReadonlyArray<DocExample> => {
   const found: Array<DocExample> = []
-  for (const pkg of packages) {
-    const files = entriesOf(pkg).map((e) => e.file)
-    const program = ts.createProgram(files, { ...compilerOptions(), noEmit: true })
-    const checker = program.getTypeChecker()
+  // One program over every package's entries (a program per package parsed and bound the
+  // shared declarations again each time); each package still reports its own exports.
+  const entryFiles = packages.map((pkg) => entriesOf(pkg).map((e) => e.file))
+  const options = compilerOptions()
+  const program = ts.createProgram(entryFiles.flat(), options, sharedHost(options))
+  const checker = program.getTypeChecker()
+  for (const [index, pkg] of packages.entries()) {
+    const files = entryFiles[index] ?? []
     const seen = new Set<ts.Symbol>()
     for (const file of files) {
       const source = program.getSourceFile(file)
@@ -55,15 +58,8 @@ export const docExamples = (packages: ReadonlyArray<string>): ReadonlyArray<DocE
   return found
 }
 
-const compilerOptions = (): ts.CompilerOptions => {
-  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, "tsconfig.json"), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: () => undefined
-  })
-  if (config === undefined) throw new Error("cannot read tsconfig.json")
-  // Examples are snippets a reader copies: unused names in them are fine.
-  return { ...config.options, noUnusedLocals: false, noUnusedParameters: false }
-}
+// Examples are snippets a reader copies: unused names in them are fine.
+const compilerOptions = (): ts.CompilerOptions => ({ ...workspaceOptions(), noUnusedLocals: false, noUnusedParameters: false })
 
 /** Compiles every example; returns one line per error ("symbol (package): message"). */
 export const compileExamples = (examples: ReadonlyArray<DocExample>): ReadonlyArray<string> => {
@@ -72,20 +68,15 @@ export const compileExamples = (examples: ReadonlyArray<DocExample>): ReadonlyAr
     virtual.set(join(ROOT, "packages", example.pkg, "src", `__doc_example_${i}__.ts`), example)
   })
   const options = compilerOptions()
-  const host = ts.createCompilerHost(options)
-  const getSourceFile = host.getSourceFile.bind(host)
-  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
-    const example = virtual.get(resolve(fileName))
-    return example !== undefined
-      ? ts.createSourceFile(fileName, example.code, languageVersion, true)
-      : getSourceFile(fileName, languageVersion, onError, shouldCreate)
-  }
-  const fileExists = host.fileExists.bind(host)
-  host.fileExists = (fileName) => virtual.has(resolve(fileName)) || fileExists(fileName)
-  const readFile = host.readFile.bind(host)
-  host.readFile = (fileName) => virtual.get(resolve(fileName))?.code ?? readFile(fileName)
-  const program = ts.createProgram([...virtual.keys()], { ...options, noEmit: true }, host)
-  return ts.getPreEmitDiagnostics(program).flatMap((diagnostic) => {
+  const host = sharedHost(options, new Map([...virtual].map(([path, example]) => [path, example.code])))
+  const program = ts.createProgram([...virtual.keys()], options, host)
+  // Only the examples are checked: an error elsewhere is not an example's, and checking the
+  // whole workspace besides (what the program-wide diagnostics did) took most of the time.
+  const diagnostics = [...virtual.keys()].flatMap((path) => {
+    const source = program.getSourceFile(path)
+    return source === undefined ? [] : ts.getPreEmitDiagnostics(program, source)
+  })
+  return diagnostics.flatMap((diagnostic) => {
     const source = diagnostic.file
     const file = source === undefined ? undefined : virtual.get(resolve(source.fileName))
     if (source === undefined || file === undefined) return []

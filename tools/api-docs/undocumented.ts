@@ -8,12 +8,11 @@
  * tools/test/api-docs.test.ts fails while any is left.
  */
 import { readFileSync } from "node:fs"
-import { dirname, join, relative, resolve } from "node:path"
+import { join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
 import { LIBRARIES } from "../packaging/libraries.mjs"
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
+import { ROOT, sharedHost, workspaceOptions } from "./program.js"
 
 export interface ExportedSymbol {
   readonly entry: string
@@ -45,12 +44,8 @@ const hasDocComment = (declaration: ts.Declaration): boolean => {
 /** Every exported symbol of the given packages, with where it is declared and whether it is documented. */
 export const exportedSymbols = (packages: ReadonlyArray<string>): ReadonlyArray<ExportedSymbol> => {
   const entries = packages.flatMap(entriesOf)
-  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, "tsconfig.json"), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: () => undefined
-  })
-  if (config === undefined) throw new Error("cannot read tsconfig.json")
-  const program = ts.createProgram(entries.map((e) => e.file), { ...config.options, noEmit: true })
+  const options = workspaceOptions()
+  const program = ts.createProgram(entries.map((e) => e.file), options, sharedHost(options))
   const checker = program.getTypeChecker()
   const found: Array<ExportedSymbol> = []
   for (const entry of entries) {

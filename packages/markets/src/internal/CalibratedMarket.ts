@@ -14,7 +14,7 @@ import type { LocalTime, Market, MarketId, OfferSource, PriceDistribution, Provi
 import { minorDigits } from "@ridequote/core"
 import type { KnowsRoutes } from "@ridequote/routes"
 import { bucketOf, timeBucket } from "./Bucketing.js"
-import { localClock, localMidnight, localMonthClock } from "./LocalClock.js"
+import { localClock, localDateClock, localMidnight, localMonthClock } from "./LocalClock.js"
 import type { BaseFare, MarketModel, Regime, SpecialFare, SpecialFares } from "./ModelFile.js"
 import { greatCircleKm } from "@ridequote/core"
 import type { Coordinates } from "@ridequote/core"
@@ -197,16 +197,7 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
   const anchors = special === undefined ? [] : special.zones.filter(([id]) => special.fares.some((f) => f.between[0].includes(id)))
   const nearAnchor = (p: Coordinates): boolean =>
     anchors.some(([, lon, lat, radius]) => greatCircleKm(p, { latitude: lat, longitude: lon }) <= radius)
-  const dateFormat = new Intl.DateTimeFormat("en-CA", { timeZone: model.timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
-  // Intl formatting costs microseconds: the date is kept for the UTC quarter-hour it was read
-  // in (every zone's offset, and every change of it, is a whole number of quarter-hours, so the
-  // local date cannot change inside one).
-  let cachedQuarter = Number.NaN, cachedDate = ""
-  const localDateOf = (epochMillis: number): string => {
-    const quarter = Math.floor(epochMillis / 900_000)
-    if (quarter !== cachedQuarter) (cachedQuarter = quarter, cachedDate = dateFormat.format(new Date(epochMillis)))
-    return cachedDate
-  }
+  const localDateOf = localDateClock(model.timeZone)
   const specialSources = new Map<string, OfferSource>()
   const specialSource = (base: OfferSource, fare: SpecialFare, window: { from: string; to: string }): OfferSource => {
     const key = `${base.product ?? ""}\u0000${fare.id}\u0000${window.from}`

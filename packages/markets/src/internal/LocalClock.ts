@@ -81,3 +81,20 @@ export const localMidnight = (timeZone: string, isoDate: string): number => {
   }
   return at
 }
+
+/**
+ * A function from an instant (epoch ms) to the local calendar date `YYYY-MM-DD` in `timeZone`:
+ * the date a tariff's versions and dated charges are read on. Intl formatting costs
+ * microseconds, so the date is kept for the UTC quarter-hour it was read in (every zone's
+ * offset, and every change of it, is a whole number of quarter-hours: the local date cannot
+ * change inside one).
+ */
+export const localDateClock = (timeZone: string): ((epochMillis: number) => string) => {
+  const format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
+  let cachedQuarter = Number.NaN, cachedDate = ""
+  return (epochMillis) => {
+    const quarter = Math.floor(epochMillis / QUARTER_HOUR_MS)
+    if (quarter !== cachedQuarter) (cachedQuarter = quarter, cachedDate = format.format(new Date(epochMillis)))
+    return cachedDate
+  }
+}

@@ -23,7 +23,7 @@ import { DateTime } from "effect"
 import type { LocalTime, Market, OfferSource, PriceDistribution, ProviderOffer, RouteProfile, Trip } from "@ridequote/core"
 import { minorDigits, normalQuantile, SAMPLE_ROUTE_PROFILE } from "@ridequote/core"
 import { contains } from "../Area.js"
-import { localClock } from "../LocalClock.js"
+import { localClock, localDateClock } from "../LocalClock.js"
 import type { Area } from "../ModelFile.js"
 import { chargesFor, conditionHolds, flatFareFor, versionAt } from "./Charges.js"
 import type { TripMoment, TripPlaces } from "./Charges.js"
@@ -148,14 +148,7 @@ export const definedMarket = (document: TariffDocument): DefinedMarket | undefin
   if (definition === undefined) return undefined
   const tariffs = marketTariffs(document)
   const clock = localClock(definition.timeZone)
-  const dateFormat = new Intl.DateTimeFormat("en-CA", { timeZone: definition.timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
-  // The local date is kept for the UTC quarter-hour it was read in (offsets change on quarter hours).
-  let cachedQuarter = Number.NaN, cachedDate = ""
-  const localDateOf = (epochMillis: number): string => {
-    const quarter = Math.floor(epochMillis / 900_000)
-    if (quarter !== cachedQuarter) (cachedQuarter = quarter, cachedDate = dateFormat.format(new Date(epochMillis)))
-    return cachedDate
-  }
+  const localDateOf = localDateClock(definition.timeZone)
   const digits = minorDigits(document.currency)
   const basisOf = tariffBasisCache()
   const products: ReadonlyArray<OfferSource> = document.tariffs.map((t) => (t.product === undefined ? {} : { product: t.product }))

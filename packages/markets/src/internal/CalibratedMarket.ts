@@ -22,17 +22,10 @@ import { placePairPricing } from "./PlacePairs.js"
 import type { PairPrice } from "./PlacePairs.js"
 import { interpolateQuantile } from "./Quantiles.js"
 import { chargesCache, conditionHolds, flatFareFor } from "./tariff/Charges.js"
-import type { Charges, TripMoment, TripPlaces } from "./tariff/Charges.js"
-import {
-  levelOf,
-  meterRebase,
-  tariffBasisCache,
-  tariffedSource,
-  versionAt,
-  withLevel
-} from "./tariff/MarketTariffs.js"
+import type { TripMoment, TripPlaces } from "./tariff/Charges.js"
+import { meterRebase, offerSourceCache, versionAt, withLevel } from "./tariff/MarketTariffs.js"
 import type { MarketTariffs } from "./tariff/MarketTariffs.js"
-import type { ProviderTariff, TariffVersion } from "./tariff/TariffFile.js"
+import type { ProviderTariff } from "./tariff/TariffFile.js"
 
 /**
  * Where a trip's distance and duration came from: sent by the caller (`supplied`) or inferred by
@@ -215,22 +208,8 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
   const digits = minorDigits(model.currency)
   // Trips between two known places (ride-hail quotes between named places): their own prices.
   const pairsOf = placePairPricing(model)
-  const basisOf = tariffBasisCache()
   const chargesOf = chargesCache(digits)
-  // What a tariffed offer publishes, made once per (charges, fitted offer, flat fare).
-  const published = new WeakMap<Charges, Map<OfferSource, Map<string, OfferSource>>>()
-  const sourceOf = (version: TariffVersion, charges: Charges, base: OfferSource, fare?: string): OfferSource => {
-    let bySource = published.get(charges)
-    if (bySource === undefined) published.set(charges, bySource = new Map())
-    let byFare = bySource.get(base)
-    if (byFare === undefined) bySource.set(base, byFare = new Map())
-    let source = byFare.get(fare ?? "")
-    if (source === undefined) {
-      source = tariffedSource(base, basisOf(version, charges), levelOf(version, charges), fare)
-      byFare.set(fare ?? "", source)
-    }
-    return source
-  }
+  const sourceOf = offerSourceCache()
   const levels = model.quantileLevels
   const tollsOf = (row: ReadonlyArray<number> | undefined) =>
     row === undefined ? () => 0 : (q: number) => Math.max(0, interpolateQuantile(levels, row, q))

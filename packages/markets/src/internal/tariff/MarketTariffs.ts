@@ -141,6 +141,30 @@ export const tariffedSource = (base: OfferSource, tariff: TariffBasis, level: Le
   level
 })
 
+const NO_SOURCE: OfferSource = {}
+
+/**
+ * What a tariffed offer publishes, made once per (charges, the fitted offer's source, flat
+ * fare) and shared by every quote that pays the same charges: the response encoder writes a
+ * shared object's JSON once, and a fresh object per quote would cost its serialisation each time.
+ */
+export const offerSourceCache = (): ((version: TariffVersion, charges: Charges, base: OfferSource | undefined, fare?: string) => OfferSource) => {
+  const basisOf = tariffBasisCache()
+  const published = new WeakMap<Charges, Map<OfferSource, Map<string, OfferSource>>>()
+  return (version, charges, base = NO_SOURCE, fare) => {
+    let bySource = published.get(charges)
+    if (bySource === undefined) published.set(charges, bySource = new Map())
+    let byFare = bySource.get(base)
+    if (byFare === undefined) bySource.set(base, byFare = new Map())
+    let source = byFare.get(fare ?? "")
+    if (source === undefined) {
+      source = tariffedSource(base, basisOf(version, charges), levelOf(version, charges), fare)
+      byFare.set(fare ?? "", source)
+    }
+    return source
+  }
+}
+
 /** The trip's moment and places as the tariff's conditions read them. */
 export interface TariffTrip {
   readonly moment: TripMoment

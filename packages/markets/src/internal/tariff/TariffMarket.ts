@@ -25,9 +25,9 @@ import { minorDigits, normalQuantile, SAMPLE_ROUTE_PROFILE } from "@ridequote/co
 import { contains } from "../Area.js"
 import { localClock, localDateClock } from "../LocalClock.js"
 import type { Area } from "../ModelFile.js"
-import { chargesFor, conditionHolds, flatFareFor, versionAt } from "./Charges.js"
+import { chargesCache, chargesFor, conditionHolds, flatFareFor, versionAt } from "./Charges.js"
 import type { TripMoment, TripPlaces } from "./Charges.js"
-import { levelOf, marketTariffs, tariffBasisCache, tariffedSource } from "./MarketTariffs.js"
+import { marketTariffs, offerSourceCache } from "./MarketTariffs.js"
 import type { MarketTariffs } from "./MarketTariffs.js"
 import { meterAmount, meterReading } from "./Meter.js"
 import { routeRatio } from "./RouteCalibration.js"
@@ -119,23 +119,27 @@ export const gridDistribution = (values: ReadonlyArray<number>): PriceDistributi
   }
 })
 
+type ChargesOf = ReturnType<typeof chargesCache>
+
 /** The price of one provider's tariff for one trip, with what the offer publishes. */
 export const priceTrip = (
   tariffs: MarketTariffs,
   tariff: ProviderTariff,
   trip: Pick<Trip, "distanceKm" | "durationMinutes" | "routeSource">,
   view: TariffTripView,
-  digits: number
+  digits: number,
+  /** Where a market prices many trips: `chargesCache(digits)`, so trips paying the same charges share them. */
+  chargesOf: ChargesOf = (v, kind, moment, places, holidays) => chargesFor(v, kind, moment, places, holidays, digits)
 ): { version: TariffVersion; distribution: PriceDistribution; charges: ReturnType<typeof chargesFor>; fare?: string } => {
   const version = versionAt(tariff, view.localDate)
   const flat = flatFareFor(version, view.moment, view.places, tariffs.holidays)
   if (flat !== undefined) {
-    const charges = chargesFor(version, "flat", view.moment, view.places, tariffs.holidays, digits)
+    const charges = chargesOf(version, "flat", view.moment, view.places, tariffs.holidays)
     const price = charges.total(flat.amount, 0)
     return { version, charges, fare: flat.name, distribution: { quantile: () => price } }
   }
   const { meter, variant } = meterFor(version, view, tariffs.holidays)
-  const charges = chargesFor(version, "meter", view.moment, view.places, tariffs.holidays, digits)
+  const charges = chargesOf(version, "meter", view.moment, view.places, tariffs.holidays)
   // The decoder refuses a defined market's version without a meter; a fitted tariff's file is not read here.
   const fares = meter === undefined ? [0] : meterFareGrid(meter, trip.distanceKm, trip.durationMinutes, trip.routeSource)
   const grid = gridDistribution(fares.map((f) => charges.total(f, 0)))
@@ -150,7 +154,8 @@ export const definedMarket = (document: TariffDocument): DefinedMarket | undefin
   const clock = localClock(definition.timeZone)
   const localDateOf = localDateClock(definition.timeZone)
   const digits = minorDigits(document.currency)
-  const basisOf = tariffBasisCache()
+  const sourceOf = offerSourceCache()
+  const chargesOf = chargesCache(digits)
   const products: ReadonlyArray<OfferSource> = document.tariffs.map((t) => (t.product === undefined ? {} : { product: t.product }))
   const also = definition.alsoServes
   const serves = (p: { readonly latitude: number; readonly longitude: number }): boolean =>
@@ -178,12 +183,12 @@ export const definedMarket = (document: TariffDocument): DefinedMarket | undefin
     offers: (trip: Trip): ReadonlyArray<ProviderOffer> => {
       const view = viewOf(trip)
       return document.tariffs.map((tariff, i) => {
-        const priced = priceTrip(tariffs, tariff, trip, view, digits)
+        const priced = priceTrip(tariffs, tariff, trip, view, digits, chargesOf)
         return {
           provider: tariff.provider,
           serviceLevel: tariff.serviceLevel,
           distribution: priced.distribution,
-          source: tariffedSource(products[i] ?? {}, basisOf(priced.version, priced.charges), levelOf(priced.version, priced.charges), priced.fare)
+          source: sourceOf(priced.version, priced.charges, products[i], priced.fare)
         }
       })
     }

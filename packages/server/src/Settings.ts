@@ -177,9 +177,9 @@ export const hostOption = Options.text("host").pipe(
 export const marketsOption = Options.text("markets").pipe(
   Options.withPseudoName("DIR|none"),
   Options.withDescription(
-    settingHelp("Folder of fitted market model files (*.json), or `none` for the built-in sample market only.", {
+    settingHelp("Folder of market files (*.json: fitted models and tariffs), or `none` for the built-in sample market only.", {
       env: "RIDEQUOTE_MARKETS",
-      default: "the markets shipped with ridequote (NYC, Chicago, Boston)"
+      default: "the markets shipped with ridequote (NYC, Chicago, Boston; San Francisco, Tokyo, Berlin, Toronto, Singapore from their tariffs)"
     })
   ),
   Options.withFallbackConfig(Config.string("RIDEQUOTE_MARKETS")),

@@ -225,6 +225,7 @@ describe("every shipped city answers a quote at a well-known place, in its curre
         marketPrices: Record<string, Record<string, number>>
         offers: Record<string, { tariff?: { effectiveFrom: string } }>
       })
+      expect(out).toHaveLength(PLACES.length)
       for (const [i, q] of out.entries()) {
         const place = PLACES[i]
         expect([i, q.market.id, q.currency]).toEqual([i, place?.market, place?.currency])
@@ -239,6 +240,7 @@ describe("every shipped city answers a quote at a well-known place, in its curre
       }
       // From SFO the $5.50 pick-up fee is in every percentile: the airport trip costs more than the city's.
       const sfo = out[5]?.marketPrices["sf-taxi/Standard"]
+      expect(Object.keys(sfo ?? {})).toHaveLength(5)
       expect(Math.min(...Object.values(sfo ?? {}))).toBeGreaterThan(40)
     })).pipe(Effect.provide(Live)))
 })

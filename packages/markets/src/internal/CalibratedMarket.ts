@@ -21,9 +21,9 @@ import type { Coordinates } from "@ridequote/core"
 import { placePairPricing } from "./PlacePairs.js"
 import type { PairPrice } from "./PlacePairs.js"
 import { interpolateQuantile } from "./Quantiles.js"
-import { chargesCache, conditionHolds, flatFareFor } from "./tariff/Charges.js"
-import type { TripMoment, TripPlaces } from "./tariff/Charges.js"
-import { meterRebase, offerSourceCache, versionAt, withLevel } from "./tariff/MarketTariffs.js"
+import { chargesCache, conditionHolds, flatFareFor, versionAt } from "./tariff/Charges.js"
+import type { TripMoment } from "./tariff/Charges.js"
+import { meterRebase, offerSourceCache, tariffTripView, withLevel } from "./tariff/MarketTariffs.js"
 import type { MarketTariffs } from "./tariff/MarketTariffs.js"
 import type { ProviderTariff } from "./tariff/TariffFile.js"
 
@@ -213,29 +213,24 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
   const levels = model.quantileLevels
   const tollsOf = (row: ReadonlyArray<number> | undefined) =>
     row === undefined ? () => 0 : (q: number) => Math.max(0, interpolateQuantile(levels, row, q))
+  const specialById = new Map((special?.fares ?? []).map((f) => [f.id, f]))
   /**
    * The tariff's view of one trip (moment, places; once per quote) and the pricing of one
-   * tariffed provider on it. Undefined for a provider whose version neither meters, fixes nor
-   * levels its price here (then the fitted distribution stands as it is).
+   * tariffed provider on it. `specialTolls`: the tolls of the records' surcharged meter
+   * (Newark) covering this trip, if any. Undefined for a provider whose version neither
+   * meters, fixes nor levels its price here (then the fitted distribution stands as it is).
    */
-  const tariffTrip = (trip: Trip, at: number | undefined, regime: Regime) => {
+  const tariffTrip = (trip: Trip, at: number | undefined, regime: Regime, specialTolls: ReadonlyArray<number> | undefined) => {
     if (tariffs === undefined) return undefined
-    const localDate = at === undefined ? undefined : localDateOf(at)
-    // No moment: the newest version, with every dated charge that has begun.
-    const moment: TripMoment = {
-      localDate: localDate ?? "9999-12-31",
-      dayOfWeek: trip.localTime.dayOfWeek,
-      minuteOfDay: trip.localTime.minuteOfDay
-    }
-    const places: TripPlaces = { pickup: tariffs.locate(trip.pickup), dropoff: tariffs.locate(trip.destination) }
+    const { localDate, moment, places } = tariffTripView(tariffs, localDateOf, trip, at)
+    const fees = feeTotal(regime)
+    const meterPlusTolls = tollsOf(specialTolls)
     return (
       tariff: ProviderTariff,
       metered: (q: number) => number,
-      source: OfferSource,
-      trip: Trip
+      source: OfferSource
     ): { distribution: PriceDistribution; source: OfferSource } | undefined => {
       const version = versionAt(tariff, localDate)
-      const fees = feeTotal(regime)
       // The records behind the regime in force were priced under the version of their own era.
       const eraDate = regime.window?.to ?? source.records?.to ?? regime.effectiveFrom
       const eraMoment: TripMoment = { ...moment, localDate: eraDate }
@@ -256,8 +251,8 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
       const flat = flatFareFor(version, moment, places, tariffs.holidays)
       if (flat !== undefined) {
         const charges = chargesOf(version, "flat", moment, places, tariffs.holidays)
-        const special = flat.tollsFrom === undefined ? undefined : model.specialFares?.fares.find((f) => f.id === flat.tollsFrom)
-        const tolls = tollsOf(special === undefined ? undefined : specialRegime(special, localDate)?.tolls)
+        const fitted = flat.tollsFrom === undefined ? undefined : specialById.get(flat.tollsFrom)
+        const tolls = tollsOf(fitted === undefined ? undefined : specialRegime(fitted, localDate)?.tolls)
         return {
           distribution: { quantile: (q) => charges.total(flat.amount, tolls(q)) },
           source: sourceOf(version, charges, source, flat.name)
@@ -271,21 +266,12 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
         if (tariff.recordsInclude.includes(s.name) && conditionHolds(s.when, eraMoment, places, tariffs.holidays)) held += s.amount ?? 0
       }
       const rebase = meterRebase(era.meter, version.meter, trip.distanceKm, trip.durationMinutes)
-      // A surcharged meter of the records (Newark): the tolls its trips paid, on top of the meter.
-      const special = special0(trip, at)
-      const tolls = tollsOf(special?.kind === "meter-plus" ? special.tolls : undefined)
       return {
-        distribution: { quantile: (q) => charges.total(rebase(metered(q) - fees - held), tolls(q)) },
+        // A surcharged meter of the records (Newark): the tolls its trips paid, on top of the meter.
+        distribution: { quantile: (q) => charges.total(rebase(metered(q) - fees - held), meterPlusTolls(q)) },
         source: sourceOf(version, charges, source)
       }
     }
-  }
-  /** The fitted special fare covering a trip, with the row of its regime at the trip's date. */
-  const special0 = (trip: Trip, at: number | undefined) => {
-    if (special === undefined || zoneOf === undefined || !(nearAnchor(trip.pickup) || nearAnchor(trip.destination))) return undefined
-    const fare = specialFareFor(special, zoneOf(trip.pickup), zoneOf(trip.destination))
-    const row = fare === undefined ? undefined : specialRegime(fare, at === undefined ? undefined : localDateOf(at))
-    return fare === undefined || row === undefined ? undefined : { kind: fare.kind, tolls: row.tolls }
   }
   return {
     model,
@@ -311,14 +297,16 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
         ? undefined
         : specialFareFor(special, zoneOf(trip.pickup), zoneOf(trip.destination))
       const fareRegime = fare === undefined ? undefined : specialRegime(fare, at === undefined ? undefined : localDateOf(at))
-      const priced = tariffed === undefined ? undefined : tariffTrip(trip, at, regime)
+      const priced = tariffed === undefined
+        ? undefined
+        : tariffTrip(trip, at, regime, fare?.kind === "meter-plus" ? fareRegime?.tolls : undefined)
       const pairOf = pairsOf?.(trip.pickup, trip.destination, route, trip.distanceKm)
       return model.providers.map((p, i) => {
         const metered = priceQuantile(model, regime, i, route, trip.distanceKm, trip.durationMinutes, trip.localTime, month, pairOf?.(i))
         const source = sources[i] ?? {}
         const tariff = tariffed?.[i]
         if (tariff !== undefined && priced !== undefined) {
-          const offer = priced(tariff, metered, source, trip)
+          const offer = priced(tariff, metered, source)
           if (offer !== undefined) return { provider: p.provider, serviceLevel: p.serviceLevel, ...offer }
         }
         if (fare === undefined || fareRegime === undefined || !fare.providers.includes(p.provider)) {

@@ -181,7 +181,7 @@ const withCoverage = <M extends ServedMarket>(market: M): M => {
     ...market,
     coverage: {
       area,
-      timeZone: "model" in market ? market.model.timeZone : (market.document.define?.timeZone ?? "UTC"),
+      timeZone: "model" in market ? market.model.timeZone : market.timeZone,
       offers: (at) =>
         market.offers(plainTrip(at)).map(({ provider, serviceLevel, source }) => ({ provider, serviceLevel, source: source ?? {} }))
     }

@@ -21,8 +21,7 @@
  * rule publishes.
  */
 import { normalQuantile } from "@ridequote/core"
-import type { LevelBasis, OfferSource, TariffBasis } from "@ridequote/core"
-import { chargesFor, versionAt } from "./Charges.js"
+import type { LevelBasis, OfferSource, TariffBasis, Trip } from "@ridequote/core"
 import type { Charges, TripMoment, TripPlaces } from "./Charges.js"
 import { meterAmount, meterReading } from "./Meter.js"
 import { slowMinutesOf } from "./SlowTime.js"
@@ -96,7 +95,7 @@ export const withLevel = (x: (q: number) => number, level: LevelAdjustment): ((q
 }
 
 /** The version's `TariffBasis` for an offer, made once per (version, charges): offers share it. */
-export const tariffBasisCache = (): ((version: TariffVersion, charges: Charges) => TariffBasis) => {
+const tariffBasisCache = (): ((version: TariffVersion, charges: Charges) => TariffBasis) => {
   const cache = new WeakMap<Charges, TariffBasis>()
   return (version, charges) => {
     let basis = cache.get(charges)
@@ -119,7 +118,7 @@ export const tariffBasisCache = (): ((version: TariffVersion, charges: Charges) 
  * The date a version's level is current as of: a level adjustment's evidence date, or the
  * newest of the version's own date and the dates the charges this trip pays took effect.
  */
-export const levelOf = (version: TariffVersion, charges: Charges): LevelBasis => {
+const levelOf = (version: TariffVersion, charges: Charges): LevelBasis => {
   if (version.level !== undefined) {
     const { asOf, evidence, factor, high, low } = version.level
     return { asOf, factor, low, high, evidence }
@@ -133,7 +132,7 @@ export const levelOf = (version: TariffVersion, charges: Charges): LevelBasis =>
 }
 
 /** What a tariffed offer publishes: the fitted offer's product and records, the rule and the level. */
-export const tariffedSource = (base: OfferSource, tariff: TariffBasis, level: LevelBasis, fare?: string): OfferSource => ({
+const tariffedSource = (base: OfferSource, tariff: TariffBasis, level: LevelBasis, fare?: string): OfferSource => ({
   ...(base.product === undefined ? {} : { product: base.product }),
   ...(base.records === undefined ? {} : { records: base.records }),
   ...(fare === undefined ? {} : { fare }),
@@ -165,12 +164,29 @@ export const offerSourceCache = (): ((version: TariffVersion, charges: Charges, 
   }
 }
 
-/** The trip's moment and places as the tariff's conditions read them. */
-export interface TariffTrip {
-  readonly moment: TripMoment
+/** One trip as the tariff reads it: its local date, moment and the zones of its two ends. */
+export interface TariffTripView {
   /** Undefined when the trip has no moment: the newest version prices it. */
   readonly localDate: string | undefined
+  readonly moment: TripMoment
   readonly places: TripPlaces
 }
 
-export { chargesFor, versionAt }
+/**
+ * The tariff's view of a trip, the same for fitted and tariff-defined markets: its local date
+ * (`localDateOf` its departure), its local time and the zones of its ends. A trip with no
+ * moment is read on the newest version, with every dated charge that has begun.
+ */
+export const tariffTripView = (
+  tariffs: MarketTariffs,
+  localDateOf: (epochMillis: number) => string,
+  trip: Pick<Trip, "pickup" | "destination" | "localTime">,
+  at: number | undefined
+): TariffTripView => {
+  const localDate = at === undefined ? undefined : localDateOf(at)
+  return {
+    localDate,
+    moment: { localDate: localDate ?? "9999-12-31", dayOfWeek: trip.localTime.dayOfWeek, minuteOfDay: trip.localTime.minuteOfDay },
+    places: { pickup: tariffs.locate(trip.pickup), dropoff: tariffs.locate(trip.destination) }
+  }
+}

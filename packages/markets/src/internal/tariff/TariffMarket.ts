@@ -26,9 +26,10 @@ import { contains } from "../Area.js"
 import { localClock, localDateClock } from "../LocalClock.js"
 import type { Area } from "../ModelFile.js"
 import { chargesCache, chargesFor, conditionHolds, flatFareFor, versionAt } from "./Charges.js"
-import type { TripMoment, TripPlaces } from "./Charges.js"
-import { marketTariffs, offerSourceCache } from "./MarketTariffs.js"
-import type { MarketTariffs } from "./MarketTariffs.js"
+import { marketTariffs, offerSourceCache, tariffTripView } from "./MarketTariffs.js"
+import type { MarketTariffs, TariffTripView } from "./MarketTariffs.js"
+
+export type { TariffTripView } from "./MarketTariffs.js"
 import { meterAmount, meterReading } from "./Meter.js"
 import { routeRatio } from "./RouteCalibration.js"
 import { slowMinutesOf } from "./SlowTime.js"
@@ -53,16 +54,12 @@ export interface DefinedMarket extends Market {
   readonly tariffs: MarketTariffs
   /** The market's own area (the file's `define.area`): what orders overlapping markets. */
   readonly area: Area
+  /** The file's `define.timeZone`: the market's local clock. */
+  readonly timeZone: string
   /** Whether the market serves a pickup: inside its area, or in a zone it also serves. */
   readonly serves: (p: { readonly latitude: number; readonly longitude: number }) => boolean
 }
 
-/** One trip as the tariff reads it: its local date, moment and the zones of its two ends. */
-export interface TariffTripView {
-  readonly localDate: string | undefined
-  readonly moment: TripMoment
-  readonly places: TripPlaces
-}
 
 /** The meter in force for a trip: the first variant whose condition holds, else the version's own. */
 export const meterFor = (version: TariffVersion, view: TariffTripView, holidays: ReadonlySet<string>): { meter: Meter | undefined; variant?: string } => {
@@ -160,17 +157,10 @@ export const definedMarket = (document: TariffDocument): DefinedMarket | undefin
   const also = definition.alsoServes
   const serves = (p: { readonly latitude: number; readonly longitude: number }): boolean =>
     contains(definition.area, p) || (also.length > 0 && also.some((z) => tariffs.locate(p).has(z)))
-  const viewOf = (trip: Trip): TariffTripView => {
-    const at = trip.departAt === undefined ? undefined : DateTime.toEpochMillis(trip.departAt)
-    const localDate = at === undefined ? undefined : localDateOf(at)
-    return {
-      localDate,
-      // No moment: the newest version, with every dated charge that has begun.
-      moment: { localDate: localDate ?? "9999-12-31", dayOfWeek: trip.localTime.dayOfWeek, minuteOfDay: trip.localTime.minuteOfDay },
-      places: { pickup: tariffs.locate(trip.pickup), dropoff: tariffs.locate(trip.destination) }
-    }
-  }
+  const viewOf = (trip: Trip): TariffTripView =>
+    tariffTripView(tariffs, localDateOf, trip, trip.departAt === undefined ? undefined : DateTime.toEpochMillis(trip.departAt))
   return {
+    timeZone: definition.timeZone,
     id: document.market,
     name: definition.name,
     currency: document.currency,

@@ -87,7 +87,7 @@ describe("shipped market models", () => {
       const result = JSON.parse(await run([...withoutPlot, "--json", "--quiet"])) as {
         forward: ReadonlyArray<Evaluation>
         specialFares: ReadonlyArray<SpecialFareEvaluation>
-        rules: { readonly eras: ReadonlyArray<EraEvaluation>; readonly today?: { readonly median: number } }
+        rules: { readonly eras: ReadonlyArray<EraEvaluation>; readonly today?: { readonly median: number; readonly thenMedian: number } }
       }
       // The published rules on the records' unseen trips: NYC's era (the 2012 meter) within 3
       // points at every percentile and no worse than the fitted model alone; a quote on its own
@@ -95,6 +95,7 @@ describe("shipped market models", () => {
       // fit's low random split (docs/pricing.md, "The rules checked on the records"): its rule
       // is held to the fit alone, not to the nominal levels.
       expect(result.rules.eras.length).toBeGreaterThan(0)
+      expect(Math.abs((result.rules.today?.thenMedian ?? Number.NaN) - 1)).toBeLessThanOrEqual(0.02)
       for (const era of result.rules.eras) {
         const name = `${era.provider} ${era.effectiveFrom}`
         expect(era.pinball, name).toBeLessThanOrEqual(era.fittedPinball * 1.01)

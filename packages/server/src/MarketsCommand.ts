@@ -43,12 +43,16 @@ const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<
 
 const coordinate = (n: number): string => String(Math.round(n * 1e4) / 1e4)
 
-/** What an offer's prices rest on, in a few words: product, records, tariff. */
+/** What an offer's prices rest on, in a few words: product, records, fare, tariff, level. */
 const basisOf = (source: MarketSummary["offers"][number]["source"]): string => {
   const parts: Array<string> = []
   if (source.product !== undefined) parts.push(source.product)
   if (source.records !== undefined) parts.push(`${source.records.kind} ${source.records.from}..${source.records.to}`)
-  if (source.tariff !== undefined) parts.push(`tariff: ${source.tariff}`)
+  if (source.fare !== undefined) parts.push(source.fare)
+  if (source.tariff !== undefined) parts.push(`tariff: ${source.tariff.name} (from ${source.tariff.effectiveFrom})`)
+  if (source.level !== undefined) {
+    parts.push(`level as of ${source.level.asOf}${source.level.factor === undefined ? "" : ` ×${source.level.factor} (${source.level.low ?? "?"}–${source.level.high ?? "?"})`}`)
+  }
   return parts.length === 0 ? "-" : parts.join("; ")
 }
 

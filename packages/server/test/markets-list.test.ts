@@ -33,6 +33,10 @@ describe("ridequote markets list", () => {
       expect(r.stdout).toContain(line)
     }
     expect(r.stdout).toMatch(/yellow-taxi\/Standard\s+Yellow taxi; trips \d{4}-\d\d-\d\d\.\.\d{4}-\d\d-\d\d/)
+    // What each offer rests on is written out: the rule with its date, how current the level is.
+    expect(r.stdout).not.toContain("[object Object]")
+    expect(r.stdout).toMatch(/yellow-taxi\/Standard .*tariff: TLC taximeter rate of fare \(2022\) \(from 2022-12-19\)/)
+    expect(r.stdout).toMatch(/uber\/Standard .*level as of 2025-06-30 ×1\.354/)
     expect(r.stdout).not.toContain("global-sample")
     const withFallback = await run(["markets", "list", "--sample-fallback", "on"])
     expect(withFallback.stdout).toContain("global-sample  Global sample market (sample data) (SAMPLE DATA: invented prices)")

@@ -56,10 +56,10 @@ export const AuditQueryInput = Schema.Struct({
   )
 )
 
-/** Credentials given to `tokens.issue` must at least be strings; anything else is the caller's bug. */
 /** `markets`' options: the moment whose basis to show. */
 export const MarketsQueryInput = Schema.Struct({ at: Schema.optional(Timestamp) })
 
+/** Credentials given to `tokens.issue` must at least be strings; anything else is the caller's bug. */
 export const CredentialsInput = Schema.Struct({ apiKey: Schema.String, apiSecret: Schema.String })
 
 /** An InvalidRequest about one argument that is not what the method takes. */

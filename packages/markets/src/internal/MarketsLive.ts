@@ -17,7 +17,7 @@ import type { Coordinates, Market, NearestMarket, Trip } from "@ridequote/core"
 import { boxOf, contains, distanceKmToArea, extent } from "./Area.js"
 import { calibratedMarket } from "./CalibratedMarket.js"
 import type { CalibratedMarket } from "./CalibratedMarket.js"
-import { invalid, parseModelJson } from "./ModelFile.js"
+import { invalid, parseJson, parseModelJson } from "./ModelFile.js"
 import type { Area, MarketModel, MarketModelInvalid } from "./ModelFile.js"
 import { marketTariffs } from "./tariff/MarketTariffs.js"
 import { definedMarket } from "./tariff/TariffMarket.js"
@@ -103,10 +103,7 @@ type MarketFile =
   | { readonly kind: "tariff"; readonly path: string; readonly tariff: TariffDocument }
 
 const parseMarketFile = (path: string, text: string): Either.Either<MarketFile, MarketModelInvalid> =>
-  Either.try({
-    try: () => JSON.parse(text) as unknown,
-    catch: (e) => invalid(path, `not JSON: ${e instanceof Error ? e.message : String(e)}`)
-  }).pipe(Either.flatMap((json): Either.Either<MarketFile, MarketModelInvalid> =>
+  parseJson(text, (reason) => invalid(path, reason)).pipe(Either.flatMap((json): Either.Either<MarketFile, MarketModelInvalid> =>
     isTariffJson(json)
       ? decodeTariffJson(path, json).pipe(
         Either.map((tariff) => ({ kind: "tariff" as const, path, tariff })),

@@ -405,10 +405,14 @@ const decodeModel = Schema.decodeUnknownEither(MarketModel, { errors: "all", onE
 
 /** Decodes a model from its JSON text; `path` only labels the error. */
 export const parseModel = (path: string, text: string): Either.Either<MarketModel, MarketModelInvalid> =>
+  parseJson(text, (reason) => invalid(path, reason)).pipe(Either.flatMap((json) => parseModelJson(path, json)))
+
+/** JSON text of a market file (model or tariff), or the error `onError` makes of "not JSON: …". */
+export const parseJson = <E>(text: string, onError: (reason: string) => E): Either.Either<unknown, E> =>
   Either.try({
     try: () => JSON.parse(text) as unknown,
-    catch: (e) => invalid(path, `not JSON: ${e instanceof Error ? e.message : String(e)}`)
-  }).pipe(Either.flatMap((json) => parseModelJson(path, json)))
+    catch: (e) => onError(`not JSON: ${e instanceof Error ? e.message : String(e)}`)
+  })
 
 /** Decodes a model from parsed JSON; `path` only labels the error. */
 export const parseModelJson = (path: string, json: unknown): Either.Either<MarketModel, MarketModelInvalid> => {

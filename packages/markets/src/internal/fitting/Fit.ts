@@ -92,11 +92,6 @@ export interface FitOptions extends MarketFitBase {
    * a trip today is closer to last year's than to that of five years ago.
    */
   readonly recent?: { readonly months: number; readonly minRows: number }
-  /**
-   * Fit the metered part on each trip's price less its own flat fees (default), not less the
-   * regime's typical fees: a tariff then charges each trip the fees its own places call for.
-   */
-  readonly ownFees?: boolean
 }
 
 const feeTotalOf = (fees: Readonly<Record<string, number>>): number => Object.values(fees).reduce((a, b) => a + b, 0)
@@ -424,16 +419,14 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
   const fees = groups.map(typicalFees)
   // Every training trip of each regime as the fit sees it (the seasonal index reads them all;
   // the regime's rates and spread only its recent window).
-  const ownFees = options.ownFees ?? true
-  const rowsOf = (trips: ReadonlyArray<ObservedTrip>, regimeFees: Record<string, number>): RegimeRows => {
-    const feeSum = Object.values(regimeFees).reduce((a, b) => a + b, 0)
+  const rowsOf = (trips: ReadonlyArray<ObservedTrip>): RegimeRows => {
     const supplied: Array<Row> = []
     const resolved: Array<Row> = []
     for (const t of trips) {
       // The metered part: what the trip paid less its own flat fees (a trip outside the
       // congestion zone paid no congestion surcharge), so the fitted trip is the same whatever
       // fees a tariff charges it; a quote without a tariff adds the regime's typical fees.
-      const price = t.price - (ownFees ? feeTotalOf(t.fees) : feeSum)
+      const price = t.price - feeTotalOf(t.fees)
       const time = clockOf(t)
       const month = t.localDate.slice(0, 7)
       const provider = providerOf(t.provider)
@@ -444,8 +437,8 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
     }
     return { supplied, resolved }
   }
-  const allRows = all.map((trips, i) => rowsOf(trips, fees[i] ?? {}))
-  const windowRows = groups.map((g, i) => rowsOf(g, fees[i] ?? {}))
+  const allRows = all.map(rowsOf)
+  const windowRows = groups.map(rowsOf)
   if (windowRows.reduce((n, r) => n + r.resolved.length, 0) < 50) {
     return Either.left(new FitFailed({ message: "too few trips with distinct pickup and drop-off points to learn routes" }))
   }

@@ -17,7 +17,7 @@
  */
 import { Currency, MarketId, ServiceLevel } from "@ridequote/core"
 import { Either, ParseResult, Schema } from "effect"
-import { Area, LocalDate, TimeZone } from "../ModelFile.js"
+import { Area, LocalDate, parseJson, TimeZone } from "../ModelFile.js"
 
 /** The `format` field every tariff file carries. */
 export const TARIFF_FORMAT = "ridequote-tariff" as const
@@ -353,7 +353,5 @@ export const decodeTariffJson = (path: string, json: unknown): Either.Either<Tar
 
 /** Decodes a tariff document from its JSON text. */
 export const parseTariff = (path: string, text: string): Either.Either<TariffDocument, TariffInvalid> =>
-  Either.try({
-    try: () => JSON.parse(text) as unknown,
-    catch: (e) => new TariffInvalid({ path, message: `tariff ${path}: not JSON: ${e instanceof Error ? e.message : String(e)}` })
-  }).pipe(Either.flatMap((json) => decodeTariffJson(path, json)))
+  parseJson(text, (reason) => new TariffInvalid({ path, message: `tariff ${path}: ${reason}` }))
+    .pipe(Either.flatMap((json) => decodeTariffJson(path, json)))

@@ -9,6 +9,7 @@ import { Context } from "effect"
 import type { MarketNotServed } from "../Errors.js"
 import type { Coordinates } from "../Geo.js"
 import type { MarketId } from "../Ids.js"
+import type { CoverageBox, MarketOffer } from "../MarketSummary.js"
 import type { Currency } from "../Money.js"
 import type { Mode, OfferSource, RouteSource, ServiceLevel } from "../Quote.js"
 
@@ -72,11 +73,11 @@ export interface RouteProfile {
  */
 export interface MarketCoverage {
   /** The bounding box of the area served, in degrees (the area itself may be a polygon inside it). */
-  readonly area: { readonly south: number; readonly west: number; readonly north: number; readonly east: number }
+  readonly area: CoverageBox
   /** The IANA time zone of the market's clock (`solar` for the sample market: each place's solar offset). */
   readonly timeZone: string
   /** One entry per (provider, service level) offered at `at`, with what its prices rest on then. */
-  readonly offers: (at: DateTime.Utc) => ReadonlyArray<{ provider: string; serviceLevel: ServiceLevel; source: OfferSource }>
+  readonly offers: (at: DateTime.Utc) => ReadonlyArray<Omit<MarketOffer, "key">>
 }
 
 /** A market: its area's currency, local clock, route profile and providers' offers. */

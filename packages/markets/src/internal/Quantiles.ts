@@ -6,7 +6,7 @@
  * interpolation between non-decreasing knots is non-decreasing, so quantiles never cross.
  */
 import { quantile } from "@ridequote/core"
-import { Array as Arr } from "effect"
+import type { Array as Arr } from "effect"
 
 /** Levels the models store: dense in the tails, where percentile pricing is most sensitive. */
 export const QUANTILE_LEVELS: ReadonlyArray<number> = [
@@ -14,16 +14,16 @@ export const QUANTILE_LEVELS: ReadonlyArray<number> = [
   0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.925, 0.95, 0.975, 0.99
 ]
 
-/** Ascending copy of a sample (typed-array sort: numeric, fast). */
-const sortedCopy = (sample: ReadonlyArray<number>): Array<number> => Array.from(Float64Array.from(sample).sort())
-
 /**
  * Quantiles of an unsorted sample at each level, by core's `quantile` (Hyndman & Fan type 7,
  * R's default). An empty sample has no quantiles: NaN at every level.
  */
 export const quantilesAt = (sample: ReadonlyArray<number>, levels: ReadonlyArray<number>): Array<number> => {
-  const sorted = sortedCopy(sample)
-  return Arr.isNonEmptyReadonlyArray(sorted) ? levels.map((q) => quantile(sorted, q)) : levels.map(() => Number.NaN)
+  if (sample.length === 0) return levels.map(() => Number.NaN)
+  // A typed-array sort is numeric and fast; `quantile` only indexes its input, so the sorted
+  // typed array is read in place (copying it back into an Array cost as much as the sort).
+  const sorted = Float64Array.from(sample).sort() as unknown as Arr.NonEmptyReadonlyArray<number>
+  return levels.map((q) => quantile(sorted, q))
 }
 
 /** One quantile of an unsorted sample (NaN for an empty one). */

@@ -85,6 +85,17 @@ describe("tariff regimes", () => {
     expect(p50("2001-10-05T12:00:00Z")).toBe(before)
   })
 
+  it("a closed regime is fitted on all of its trips, the regime in force on its recent months", () => {
+    // The two closed regimes price dates of their own past: their windows are their whole
+    // spans. Only the newest one looks at its last months (here all six it has).
+    expect(model.regimes.map((r) => r.window?.from)).toEqual(["2020-07-01", FEE_FROM, RATE_FROM])
+    const spans = [["2020-07-01", FEE_FROM], [FEE_FROM, RATE_FROM], [RATE_FROM, "9999"]] as const
+    model.regimes.forEach((r, i) => {
+      const [from, until] = spans[i]!
+      expect(r.trainingRows).toBe(table.trips.filter((t) => t.localDate >= from && t.localDate < until).length)
+    })
+  })
+
   it("a regime begins at local midnight of its first day in the market's time zone", () => {
     // Europe/Rome is UTC+1 in March: 2021-03-15 00:00 local is 2021-03-14T23:00Z.
     expect(p50("2021-03-14T22:59:00Z")).toBe(p50("2021-03-01T12:00:00Z"))

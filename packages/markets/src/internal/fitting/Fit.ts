@@ -13,8 +13,8 @@
  *    seasons) and shrunk toward no season by how noisy the monthly levels are. Each regime is
  *    fitted with its trips' season divided out; a quote multiplies it back in.
  * 5. For each regime and route source — supplied (the trip's own km and minutes) and resolved (the km
- *    and minutes the route profile infers from the coordinates alone) — on the regime's recent
- *    window, a base fare intercept + a·km + b·min + Σ c_k·max(km, v_k·min/60) +
+ *    and minutes the route profile infers from the coordinates alone) — on the regime's window
+ *    (the regime in force: its last `recent.months`; a closed regime: all of its trips), a base fare intercept + a·km + b·min + Σ c_k·max(km, v_k·min/60) +
  *    shift[day part × day type] (v_k: the 20/40/60/80 % quantiles of the window's average
  *    speeds, so the price per km can bend with speed as a taximeter's "distance or time"
  *    tariff does; a, b, c_k ≥ 0, so the base never falls as km or minutes grow), fitted by
@@ -406,7 +406,13 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
   const all: Array<Array<ObservedTrip>> = detected.map(() => [])
   for (const t of training) all[regimeIndex(t)]?.push(t)
   const recent = options.recent ?? DEFAULT_RECENT
-  const groups = all.map((trips) => {
+  // Only the regime still in force looks at its recent months (a quote of today is closer to
+  // last year's prices than to older ones). A closed regime prices dates of its own past, all
+  // of them: its window is its whole span, so a quote for any date of that era (a backtest, a
+  // past date) is priced on the whole era rather than on its last months (Chicago 2013–2015:
+  // fare ÷ rule drifts 1.10 → 1.06, and its last 1,500 trips priced the era's p50 7.5 points low).
+  const groups = all.map((trips, i) => {
+    if (i < all.length - 1) return trips
     const last = trips.reduce((d, t) => (t.localDate > d ? t.localDate : d), "")
     const from = addMonths(last, -recent.months)
     const window = trips.filter((t) => t.localDate > from)

@@ -3,8 +3,9 @@
  * JFK–Manhattan flat fare; 3, Newark: the meter plus the Newark surcharge and tolls). The
  * tariff says which trips a rate code covers (the rules below); the records say what riders
  * paid under it, per tariff regime: the quantiles of the whole price (flat) or of the price
- * above the fitted metered median of the same trip (meter-plus), on each regime's last six
- * months, as for the meter (docs/pricing.md, "Flat fares").
+ * above the fitted metered median of the same trip (meter-plus), on each regime's window, as
+ * for the meter (the regime in force: its last six months; a closed one: all its rows;
+ * docs/pricing.md, "Flat fares").
  */
 import { priceQuantile } from "../CalibratedMarket.js"
 import type { MarketModel, SpecialFare, SpecialFares } from "../ModelFile.js"

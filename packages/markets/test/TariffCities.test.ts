@@ -14,10 +14,12 @@ import {
   definedMarket,
   meterAmount,
   meterFor,
+  meterReading,
   MarketsLive,
   parseTariff,
   priceTrip,
-  SHIPPED_MARKETS_DIR
+  SHIPPED_MARKETS_DIR,
+  versionAt
 } from "@ridequote/markets"
 import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
 import { BacktestQuotesLive, runBacktest } from "@ridequote/markets/fitting"
@@ -176,6 +178,82 @@ describe("Singapore: ComfortDelGro fares of 2023-12-13 (operator-lodged)", () =>
   })
 })
 
+describe("Amsterdam: Dutch national maximum taxi tariff of 2026", () => {
+  const doc = load("amsterdam")
+  const meter = meterOf(doc)
+  it("reproduces start + per km + per minute of the whole trip: €4.31 + €3.17/km + €0.52/min", () => {
+    // 7 km in 15 min: 4.31 + 7 × 3.17 + 15 × 0.52 = 4.31 + 22.19 + 7.80
+    expect(meterAmount(meter, meterReading(meter, 7, 15, 0))).toBeCloseTo(34.3, 9)
+    // 3 km in 8 min: 4.31 + 9.51 + 4.16
+    expect(meterAmount(meter, meterReading(meter, 3, 8, 0))).toBeCloseTo(17.98, 9)
+    // Time runs whatever the speed: 20 km in 25 min (a motorway trip) still pays 25 minutes.
+    expect(meterAmount(meter, meterReading(meter, 20, 25, 0))).toBeCloseTo(4.31 + 63.4 + 13, 9)
+    // Standing still 10 minutes: the start and the minutes.
+    expect(meterAmount(meter, meterReading(meter, 0, 10, 0))).toBeCloseTo(9.51, 9)
+  })
+  it("the taxibus (5–8 passengers, XL) on its own maxima: €8.77 + €4.00/km + €0.59/min", () => {
+    const bus = meterOf(doc, 1)
+    expect(doc.tariffs[1]?.serviceLevel).toBe("XL")
+    // 7 km in 15 min: 8.77 + 28.00 + 8.85
+    expect(meterAmount(bus, meterReading(bus, 7, 15, 0))).toBeCloseTo(45.62, 9)
+  })
+  it("a supplied route is priced exactly (time runs always: nothing to spread); the 2026 rule is the one in force", () => {
+    const market = marketOf("amsterdam")
+    const tariff = doc.tariffs[0]
+    if (tariff === undefined) throw new Error("no tariff")
+    const priced = priceTrip(market.tariffs, tariff, { distanceKm: 7, durationMinutes: 15, routeSource: "supplied" }, view("2026-11-24"), 2)
+    expect(priced.version.effectiveFrom).toBe("2026-01-01")
+    expect(priced.distribution.quantile(0.05)).toBeCloseTo(34.3, 9)
+    expect(priced.distribution.quantile(0.95)).toBeCloseTo(34.3, 9)
+  })
+})
+
+describe("Hong Kong: urban taxi fare scale of 2024-07-14 (and of 2022-07-17)", () => {
+  const doc = load("hong-kong")
+  const meter = meterOf(doc)
+  it("reproduces $29 for the first 2 km or any part, $2.10 per further 200 m or part until the fare reaches $102.50, $1.40 after", () => {
+    expect(meterAmount(meter, { meterKm: 1.5, meterSeconds: 0 })).toBeCloseTo(29, 9)
+    expect(meterAmount(meter, { meterKm: 2, meterSeconds: 0 })).toBeCloseTo(29, 9)
+    // "or any part": 50 m past the flagfall is a jump.
+    expect(meterAmount(meter, { meterKm: 2.05, meterSeconds: 0 })).toBeCloseTo(31.1, 9)
+    // 5 km: 15 jumps of $2.10.
+    expect(meterAmount(meter, { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(60.5, 9)
+    // 9 km: 35 jumps of $2.10 bring the fare to $102.50, where the lower rate begins.
+    expect(meterAmount(meter, { meterKm: 9, meterSeconds: 0 })).toBeCloseTo(102.5, 9)
+    expect(meterAmount(meter, { meterKm: 9.1, meterSeconds: 0 })).toBeCloseTo(103.9, 9)
+    // 20 km: $102.50 + 55 jumps of $1.40.
+    expect(meterAmount(meter, { meterKm: 20, meterSeconds: 0 })).toBeCloseTo(179.5, 9)
+  })
+  it("a minute of waiting is a jump at the rate the fare has reached: 5 km + 4 min is $68.90, 9 km + 3 min is $106.70", () => {
+    expect(meterAmount(meter, { meterKm: 5, meterSeconds: 240 })).toBeCloseTo(60.5 + 4 * 2.1, 9)
+    expect(meterAmount(meter, { meterKm: 9, meterSeconds: 180 })).toBeCloseTo(102.5 + 3 * 1.4, 9)
+    // Waiting pushes the fare over $102.50 too: 8 km + 8 min is 30 + 5 jumps at $2.10, 3 at $1.40.
+    expect(meterAmount(meter, { meterKm: 8, meterSeconds: 480 })).toBeCloseTo(102.5 + 3 * 1.4, 9)
+    // On one counter, waiting also uses up the first 2 km (the reading this file takes; see SOURCES.md).
+    expect(meterAmount(meter, { meterKm: 0, meterSeconds: 600 })).toBeCloseTo(29, 9)
+    expect(meterAmount(meter, { meterKm: 0, meterSeconds: 720 })).toBeCloseTo(33.2, 9)
+  })
+  it("a trip before 2024-07-14 pays the 2022 scale: $27, $1.90 per jump to $93.50 (9 km), $1.30 after", () => {
+    const tariff = doc.tariffs[0]
+    if (tariff === undefined) throw new Error("no tariff")
+    const old = versionAt(tariff, "2024-07-13").meter
+    if (old === undefined) throw new Error("no 2022 meter")
+    expect(versionAt(tariff, "2024-07-14").effectiveFrom).toBe("2024-07-14")
+    expect(meterAmount(old, { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(55.5, 9)
+    expect(meterAmount(old, { meterKm: 9, meterSeconds: 0 })).toBeCloseTo(93.5, 9)
+    expect(meterAmount(old, { meterKm: 20, meterSeconds: 0 })).toBeCloseTo(165, 9)
+  })
+  it("serves the airport, Lantau and the New Territories, not Shenzhen or Macau", () => {
+    const market = marketOf("hong-kong")
+    for (const p of [{ latitude: 22.308, longitude: 113.9185 }, { latitude: 22.38, longitude: 114.19 }, { latitude: 22.445, longitude: 114.03 }, { latitude: 22.2819, longitude: 114.1582 }]) {
+      expect(market.serves(p)).toBe(true)
+    }
+    for (const p of [{ latitude: 22.54, longitude: 114.05 }, { latitude: 22.535, longitude: 114.118 }, { latitude: 22.19, longitude: 113.54 }]) {
+      expect(market.serves(p)).toBe(false)
+    }
+  })
+})
+
 describe("published typical fares against the quoted spread", () => {
   it("Tokyo: the MLIT examples (no slow time) lie at or just below the quoted p5 of a trip at 24 km/h", () => {
     const market = marketOf("tokyo")
@@ -203,7 +281,15 @@ const PLACES: ReadonlyArray<{ readonly market: string; readonly currency: string
   // Raffles Place → Orchard Road (ION)
   { market: "singapore", currency: "SGD", from: { latitude: 1.2840, longitude: 103.8514 }, to: { latitude: 1.3040, longitude: 103.8318 }, at: "2026-03-03T11:00:00+08:00" },
   // SFO → Union Square: the airport outside the city is served (alsoServes) with its pick-up fee
-  { market: "san-francisco", currency: "USD", from: { latitude: 37.6155, longitude: -122.39 }, to: { latitude: 37.788, longitude: -122.4075 }, at: "2026-03-03T11:00:00-08:00" }
+  { market: "san-francisco", currency: "USD", from: { latitude: 37.6155, longitude: -122.39 }, to: { latitude: 37.788, longitude: -122.4075 }, at: "2026-03-03T11:00:00-08:00" },
+  // Amsterdam Centraal → Rijksmuseum
+  { market: "amsterdam", currency: "EUR", from: { latitude: 52.3791, longitude: 4.9003 }, to: { latitude: 52.36, longitude: 4.8852 }, at: "2026-03-03T11:00:00+01:00" },
+  // Schiphol → Amsterdam Centraal
+  { market: "amsterdam", currency: "EUR", from: { latitude: 52.3105, longitude: 4.7683 }, to: { latitude: 52.3791, longitude: 4.9003 }, at: "2026-03-03T11:00:00+01:00" },
+  // Central (Hong Kong Island) → Tsim Sha Tsui
+  { market: "hong-kong", currency: "HKD", from: { latitude: 22.282, longitude: 114.158 }, to: { latitude: 22.2975, longitude: 114.1722 }, at: "2026-03-03T11:00:00+08:00" },
+  // Hong Kong airport → Central
+  { market: "hong-kong", currency: "HKD", from: { latitude: 22.308, longitude: 113.9185 }, to: { latitude: 22.282, longitude: 114.158 }, at: "2026-03-03T11:00:00+08:00" }
 ]
 
 describe("every shipped city answers a quote at a well-known place, in its currency", () => {

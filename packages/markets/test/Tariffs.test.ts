@@ -201,6 +201,14 @@ describe("a tariff file is checked when it is read", () => {
     expect(invalid(provider([{ ...VERSION, surchages: [] }]))).toBe(true)
     expect(invalid({ ...provider([VERSION]), version: 2 })).toBe(true)
   })
+
+  it("a shared counter: tiers of one unit length whose first price is the time unit's (Hong Kong) pass; other unit lengths or a time price of no tier do not", () => {
+    const shared = { ...NYC_2022.time, counter: "shared" }
+    const tiered = { ...NYC_2022, time: shared, distance: [{ fromKm: 0, unitKm: 0.3218688, price: 0.7 }, { fromKm: 9, unitKm: 0.3218688, price: 0.5 }] }
+    expect(invalid(provider([{ ...VERSION, meter: tiered }]))).toBe(false)
+    expect(invalid(provider([{ ...VERSION, meter: { ...tiered, distance: [{ fromKm: 0, unitKm: 0.3218688, price: 0.7 }, { fromKm: 9, unitKm: 0.4, price: 0.5 }] } }]))).toBe(true)
+    expect(invalid(provider([{ ...VERSION, meter: { ...tiered, time: { ...shared, price: 0.5 } } }]))).toBe(true)
+  })
 })
 
 // ---------------------------------------------------------------------------------------------

@@ -38,6 +38,15 @@ describe("ridequote markets list", () => {
     expect(r.stdout).toMatch(/yellow-taxi\/Standard .*tariff: TLC taximeter rate of fare \(2022\) \(from 2022-12-19\)/)
     expect(r.stdout).toMatch(/uber\/Standard .*level as of 2025-06-30 ×1\.354/)
     expect(r.stdout).not.toContain("global-sample")
+    // The markets defined by a published tariff alone, each with its currency and time zone.
+    for (const line of [
+      "san-francisco  San Francisco", "tokyo  Tokyo", "berlin  Berlin", "toronto  Toronto", "singapore  Singapore",
+      "amsterdam  Amsterdam and Schiphol", "hong-kong  Hong Kong", "currency EUR, time zone Europe/Amsterdam", "currency HKD, time zone Asia/Hong_Kong"
+    ]) {
+      expect(r.stdout).toContain(line)
+    }
+    expect(r.stdout).toMatch(/hk-taxi\/Standard\s+Urban taxi \(red\); tariff: Hong Kong urban taxi fare of 2024-07-14 .*\(from 2024-07-14\)/)
+    expect(r.stdout).toMatch(/amsterdam-taxi\/XL\s+Taxibus .*\(from 2026-01-01\)/)
     const withFallback = await run(["markets", "list", "--sample-fallback", "on"])
     expect(withFallback.stdout).toContain("global-sample  Global sample market (sample data) (SAMPLE DATA: invented prices)")
     // The environment variables serve reads work here too.
@@ -55,6 +64,10 @@ describe("ridequote markets list", () => {
     expect(nyc?.area.south).toBeLessThan(40.758)
     expect(nyc?.area.north).toBeGreaterThan(40.758)
     expect(nyc?.offers.map((o) => o.key)).toContain("yellow-taxi/Standard")
+    // Hong Kong in March 2024 is on its 2022 scale: the basis is the rule of --at.
+    const hk = markets.find((m) => m.id === "hong-kong")
+    expect(hk).toMatchObject({ sampleData: false, currency: "HKD", timeZone: "Asia/Hong_Kong" })
+    expect(hk?.offers.map((o) => [o.key, (o.source["tariff"] as { effectiveFrom?: string } | undefined)?.effectiveFrom])).toEqual([["hk-taxi/Standard", "2022-07-17"]])
   })
 
   it("--markets none: the sample market alone, on every place of the Earth", async () => {

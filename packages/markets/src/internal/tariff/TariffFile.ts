@@ -140,7 +140,9 @@ export const Meter = Schema.Struct({
      * meter counts one unit per `unitSeconds` of slow time or per distance unit, on one
      * counter, so slow time also uses up the initial distance (Tokyo's 時間距離併用制, Hong
      * Kong's "every 200 metres or every minute of waiting"); a time unit is priced as a
-     * distance unit of the tier the counter is in.
+     * distance unit of the tier the counter is in. Every tier then counts the same unit (one
+     * `unitKm` for all) and `time.price` is the first tier's price: Hong Kong's lower rate
+     * once the chargeable amount reaches $102.50 is a second tier that waiting reaches too.
      */
     counter: Schema.optional(Schema.Literal("separate", "shared"))
   }).pipe(
@@ -150,8 +152,9 @@ export const Meter = Schema.Struct({
   units: Schema.Literal("started", "completed")
 }).pipe(
   Schema.filter((m) =>
-    m.time.counter !== "shared" || m.distance.every((t) => t.price === m.time.price) ||
-    "a shared counter prices a time unit as a distance unit: every tier's price must equal time.price"
+    m.time.counter !== "shared" ||
+    (m.distance.every((t) => t.unitKm === m.distance[0]?.unitKm) && m.distance[0]?.price === m.time.price) ||
+    "a shared counter prices a time unit as a distance unit: every tier counts the first tier's unitKm, and time.price is the first tier's price"
   )
 ).annotations({ identifier: "TariffMeter" })
 

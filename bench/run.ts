@@ -13,6 +13,7 @@ import { auditPageSection } from "./sections/audit-page.js"
 import { facadeSection } from "./sections/facade.js"
 import { httpSection, latencySection, layersSection, tokenSection } from "./sections/http.js"
 import { inProcessSection } from "./sections/inprocess.js"
+import { marketsSection } from "./sections/markets.js"
 import { rssSection } from "./sections/rss.js"
 import { startupSection } from "./sections/startup.js"
 import { sustainedSection } from "./sections/sustained.js"
@@ -33,6 +34,8 @@ const sections: ReadonlyArray<Section> = [
   auditPageSection,
   rssSection,
   startupSection,
+  // Issue 22: every shipped market against the four fitted ones (quote throughput, start-up).
+  marketsSection,
   // One database per store for ≥ 1M quotes (~15 min); PostgreSQL part skipped when unreachable.
   sustainedSection,
   // Needs the machine's PostgreSQL (BENCH_POSTGRES_URL); reported as a section that could not run without it.

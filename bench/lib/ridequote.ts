@@ -67,7 +67,7 @@ let serial = 0
  * price theirs, so figures stay comparable across versions (serve refuses uncovered places
  * by default since issue 17).
  */
-export const startRidequote = async (dir: string, database: string): Promise<Server> => {
+export const startRidequote = async (dir: string, database: string, extraArgs: ReadonlyArray<string> = []): Promise<Server> => {
   const n = ++serial
   const out = join(dir, `serve-${n}.out.log`)
   const err = join(dir, `serve-${n}.err.log`)
@@ -84,7 +84,8 @@ export const startRidequote = async (dir: string, database: string): Promise<Ser
       "--rate-limit",
       "0",
       "--sample-fallback",
-      "on"
+      "on",
+      ...extraArgs
     ]),
     serverEnv,
     out,

@@ -12,7 +12,7 @@
  *   bench itself runs under pnpm).
  */
 import { join } from "node:path"
-import { makeTempDir, runCaptured, sleep, spawnTracked, stop } from "../lib/procs.js"
+import { cpuMicros, makeTempDir, runCaptured, sleep, spawnTracked, stop } from "../lib/procs.js"
 import { COMPILED_CMD as COMPILED, SOURCES_CMD as SOURCES } from "../lib/ridequote.js"
 import type { Section, Target } from "../lib/section.js"
 import { fmt, fmtRatio, fmtSpread, type Spread, spread, table } from "../lib/stats.js"
@@ -32,10 +32,23 @@ const timeRun = async (argv: ReadonlyArray<string>): Promise<number> => {
 }
 
 /** Seconds from spawning `serve` on a new database until GET /health/ready answers 200. */
-const timeReady = async (argv: ReadonlyArray<string>, dir: string, n: number): Promise<number> => {
+const timeReady = async (argv: ReadonlyArray<string>, dir: string, n: number): Promise<number> =>
+  (await readyTiming(argv, dir, n)).seconds
+
+/**
+ * `serve` (with `extra` arguments) on a new database until GET /health/ready answers 200: the
+ * wall-clock seconds, and the CPU seconds the server process used by then (steadier than the
+ * wall clock on the shared machine).
+ */
+export const readyTiming = async (
+  argv: ReadonlyArray<string>,
+  dir: string,
+  n: number,
+  extra: ReadonlyArray<string> = []
+): Promise<{ readonly seconds: number; readonly cpuSeconds: number }> => {
   const port = 19_400 + (process.pid % 200) + n
   const s = spawnTracked(
-    [...argv, "serve", "--database", join(dir, `ready-${n}.db`), "--port", String(port)],
+    [...argv, "serve", "--database", join(dir, `ready-${n}.db`), "--port", String(port), ...extra],
     {},
     join(dir, `ready-${n}.out.log`),
     join(dir, `ready-${n}.err.log`)
@@ -44,7 +57,10 @@ const timeReady = async (argv: ReadonlyArray<string>, dir: string, n: number): P
   try {
     for (;;) {
       const ok = await fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.status === 200, () => false)
-      if (ok) return Number(process.hrtime.bigint() - started) / 1e9
+      if (ok) {
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9
+        return { seconds, cpuSeconds: (cpuMicros(s.pid) ?? Number.NaN) / 1e6 }
+      }
       if (Number(process.hrtime.bigint() - started) / 1e9 > 120) throw new Error("serve not ready within 120 s")
       if (s.child.exitCode !== null) throw new Error(`serve exited ${s.child.exitCode} before it was ready`)
       await sleep(10)

@@ -13,8 +13,8 @@
  *   (resolved). The median resists Lyft's surges; the shrinkage pulls a thin pair back toward
  *   the distance model (level 1).
  *
- * Per provider × pair × route (the route distance the provider reported, to the metre), seen in
- * at least `MIN_ROUTE_REQUESTS` requests: the route's deviation from the pair's level, D =
+ * Per provider × pair × route (the route distance the provider reported, to the metre): the
+ * route's deviation from the pair's level, D =
  * median log(price ÷ (m × level)) over its rows × r/(r + `ROUTE_SHRINK_REQUESTS`) with r its
  * requests, and per product the route level = level × exp(β · D). β is the product's
  * elasticity to its provider's routes: the least-squares slope, over every route, of the
@@ -47,11 +47,11 @@ export const MIN_PAIR_ROWS = 10
 /** Shrinkage of a pair's level toward 1: w = n/(n + this). */
 export const PAIR_SHRINK_ROWS = 10
 /**
- * A provider's route between two places is listed when its distance was reported in this many
- * requests (price-estimate calls, told apart by their split key): one call is a moment, not a
- * route.
+ * A provider's route between two places is listed once this many requests (price-estimate
+ * calls, told apart by their split key) reported its distance; a route seen in few is shrunk
+ * toward its pair (`ROUTE_SHRINK_REQUESTS`): one call is one moment of the route.
  */
-export const MIN_ROUTE_REQUESTS = 2
+export const MIN_ROUTE_REQUESTS = 1
 /** Shrinkage of a route's deviation from its pair's level toward 0: w = r/(r + this), r its requests. */
 export const ROUTE_SHRINK_REQUESTS = 2
 

@@ -1,9 +1,10 @@
 /**
  * Trips between known places (a ride-hail model's `placePairs`): the fit learns each provider's
- * price level and route km per pair of places, shrunk toward the distance model by its rows;
+ * price level and route km per pair of places, shrunk toward the distance model by its rows,
+ * and each of its own routes between them (the distance it reported) with a level per product;
  * a quote between two places (each end within 300 m of one) is priced on them, anything else
  * on the distance model; the evaluation scores the model against a per-product line in
- * distance with its own residual quantiles.
+ * distance with its own residual quantiles, folds by request.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Either } from "effect"

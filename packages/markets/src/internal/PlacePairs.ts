@@ -3,9 +3,10 @@
  * between those places say (a model's optional `placePairs`; docs/pricing.md, "Ride-hail
  * markets"). A trip is between two places when each end is within the table's radius of a
  * place (the nearest one) and the two places differ. For a provider with a row for that pair,
- * its price is the distance model's supplied base fare at the pair's km, times the pair's price
- * level, times the product's spread for trips between places; anything else is priced by the
- * distance model alone.
+ * its price is the distance model's supplied base fare at the trip's km (the caller's, else the
+ * pair's median route km), times a level, times the product's spread for trips between places.
+ * The level is the product's on the provider's own route when the caller's distance is one of
+ * them (`routes`), else the pair's; anything else is priced by the distance model alone.
  */
 import type { Coordinates } from "@ridequote/core"
 import { distanceBand } from "./Bucketing.js"

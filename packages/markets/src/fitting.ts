@@ -42,7 +42,7 @@ export {
   rideHailMisses,
   scoreAsShipped
 } from "./internal/fitting/RideHailEvaluation.js"
-export { fitPlacePairs, MIN_PAIR_ROWS, PAIR_SHRINK_ROWS, PLACE_RADIUS_KM } from "./internal/fitting/PlacePairsFit.js"
+export { fitPlacePairs, MIN_PAIR_ROWS, MIN_ROUTE_REQUESTS, PAIR_SHRINK_ROWS, PLACE_RADIUS_KM, ROUTE_SHRINK_REQUESTS } from "./internal/fitting/PlacePairsFit.js"
 export type { Place } from "./internal/fitting/PlacePairsFit.js"
 export type { ProductEvaluation, RideHailEvaluation } from "./internal/fitting/RideHailEvaluation.js"
 export { fitRideHailMarket, MIN_PRODUCT_ROWS, RIDE_HAIL_BUCKETS } from "./internal/fitting/RideHailFit.js"

@@ -1,9 +1,10 @@
 /**
  * Trips between known places (a ride-hail model's `placePairs`): the fit learns each provider's
- * price level and route km per pair of places, shrunk toward the distance model by its rows;
+ * price level and route km per pair of places, shrunk toward the distance model by its rows,
+ * and each of its own routes between them (the distance it reported) with a level per product;
  * a quote between two places (each end within 300 m of one) is priced on them, anything else
  * on the distance model; the evaluation scores the model against a per-product line in
- * distance with its own residual quantiles.
+ * distance with its own residual quantiles, folds by request.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Either } from "effect"
@@ -12,7 +13,9 @@ import { calibratedMarket, parseModel, priceQuantile, renderModel } from "@rideq
 import type { MarketModel } from "@ridequote/markets"
 import {
   crossValidate,
+  EVALUATION_LEVELS,
   fitRideHailMarket,
+  foldOf,
   MIN_PAIR_ROWS,
   parsePlaces,
   PLACE_RADIUS_KM,
@@ -205,5 +208,108 @@ describe("place pairs: the evaluation", () => {
     // Prices were written to a millionth of a dollar: that is all the line misses by.
     expect(supplied?.linePinball).toBeLessThan(1e-6)
     expect(supplied?.pinball).toBeGreaterThan(1e-3)
+  })
+})
+
+/**
+ * Price-estimate calls (requests): each quotes two Uber products at one moment, with one route
+ * distance and one timestamp. Between A and B the provider takes two routes: 1.6 mi, priced as
+ * the other pairs' line says, and, one call in six, 1.9 mi, a slow route that makes UberX 25 % dearer; a Black
+ * SUV's price is its base (25 + 0.5/km) whatever the route. The other pairs give the line its
+ * variety of distances.
+ */
+const requests = (shock: (request: number) => number = () => 1, routeMiles?: (request: number) => number): QuoteTable => {
+  const lines = ["distance,cab_type,time_stamp,destination,source,price,surge_multiplier,name"]
+  const pairs = [["a", "b"], ["b", "a"], ["a", "c"], ["c", "a"], ["b", "c"], ["c", "b"]] as const
+  for (let i = 0; i < 600; i++) {
+    const [from, to] = pairs[i % pairs.length] ?? ["a", "b"]
+    const between = from === "a" && to === "b"
+    const slow = between && i % 36 === 0
+    const miles = routeMiles?.(i) ?? (between ? (slow ? 1.9 : 1.6) : 0.8 + ((i * 37) % 100) / 40)
+    const km = miles * 1.609344
+    const s = shock(i)
+    const wobble = (k: number) => 1 + ((((i + k) * 7919) % 11) - 5) / 100
+    const uberX = Math.round((2 + 1.5 * km) * (slow ? 1.25 : 1) * s * wobble(0) * 2) / 2
+    const suv = Math.round((25 + 0.5 * km) * s * wobble(3) * 2) / 2
+    const at = 1543203646318 + i * 60_000
+    lines.push(`${miles.toFixed(2)},Uber,${at},${to},${from},${uberX},1,UberX`)
+    lines.push(`${miles.toFixed(2)},Uber,${at},${to},${from},${suv},1,Black SUV`)
+  }
+  return Either.getOrThrow(readQuotes([{ path: "r.csv", text: lines.join("\n") }], "test", PLACES, productTable()))
+}
+
+/** A product's route row between two places at a route distance: `[from, to, km, requests, level]`. */
+const routeRow = (model: MarketModel, product: number, from: string, to: string, miles: number) => {
+  const names = model.placePairs?.places.map(([name]) => name) ?? []
+  return model.placePairs?.routes?.[product]?.find(([f, t, km]) => names[f] === from && names[t] === to && Math.abs(km - miles * 1.609344) < 0.008)
+}
+
+describe("place pairs: a provider's own routes", () => {
+  const model = Either.getOrThrow(fitRideHailMarket(requests(), OPTIONS))
+  const [uberX, suv] = [0, 1]
+
+  it("lists each route by the distance the provider reported, with its requests; a slow route's level is above its pair's", () => {
+    expect(model.providers.map((p) => p.product)).toEqual(["UberX", "Black SUV"])
+    const pair = pairRow(model, "uber", "a", "b")
+    const slow = routeRow(model, uberX, "a", "b", 1.9)
+    const usual = routeRow(model, uberX, "a", "b", 1.6)
+    // 100 requests between A and B, one in six on the slow route.
+    expect(slow?.[3]).toBe(17)
+    expect(usual?.[3]).toBe(83)
+    // The route's deviation is pooled over the provider's products (the SUV's indifference
+    // dilutes it), UberX's elasticity (> 1) takes part of it back: well above the pair's level.
+    expect(slow?.[4] ?? 0).toBeGreaterThan((pair?.[4] ?? Number.POSITIVE_INFINITY) * 1.08)
+    expect(usual?.[4] ?? Number.POSITIVE_INFINITY).toBeLessThan(slow?.[4] ?? 0)
+  })
+
+  it("a product whose price does not follow the route (elasticity near 0) keeps its pair's level on the slow route", () => {
+    const pair = pairRow(model, "uber", "a", "b")?.[4] ?? Number.NaN
+    const slow = routeRow(model, suv, "a", "b", 1.9)?.[4] ?? Number.NaN
+    expect(Math.abs(slow / pair - 1)).toBeLessThan(0.03)
+    expect(model.provenance.notes.join("\n")).toMatch(/uber\/Standard 1\.\d+, uber\/PremiumXL 0\.\d+/)
+  })
+
+  it("a supplied distance on the slow route is priced at its level; 50 m off it, at the pair's", () => {
+    const km = 1.9 * 1.609344
+    const on = p50s(model, tripOf(model, at("a"), at("b"), km, "supplied"))
+    const off = p50s(model, tripOf(model, at("a"), at("b"), km + 0.05, "supplied"))
+    expect((on[uberX] ?? 0) / (off[uberX] ?? Number.POSITIVE_INFINITY)).toBeGreaterThan(1.08)
+    expect(Math.abs((on[suv] ?? 0) / (off[suv] ?? Number.NaN) - 1)).toBeLessThan(0.03)
+  })
+
+  it("a quote's own request never teaches its level: with a moment shared by a call's products and a route per call, coverage holds", () => {
+    // Every call its own route (distance) and its own moment (×0.6 … ×1.6 on both products).
+    const table = requests((i) => 0.6 + ((i * 37) % 101) / 100, (i) => 1 + i / 250)
+    const e = Either.getOrThrow(crossValidate(table, OPTIONS, 5))
+    for (const p of e.products.filter((x) => x.route === "supplied")) {
+      for (const [level, nominal] of EVALUATION_LEVELS) {
+        expect(Math.abs((p.coverage[level] ?? Number.NaN) - nominal), `${p.product} ${level}`).toBeLessThanOrEqual(0.05)
+      }
+    }
+  })
+
+  it("a fold's pair and route tables are built from its training requests alone", () => {
+    const table = requests()
+    const train = (q: { readonly key: number }) => foldOf(q.key, 5) !== 0
+    const fold = Either.getOrThrow(fitRideHailMarket(table, { ...OPTIONS, train }))
+    const training = table.quotes.filter(train)
+    expect(training.length).toBeLessThan(table.quotes.length * 0.9)
+    expect(Object.values(fold.placePairs?.pairs ?? {}).flat().reduce((n, row) => n + row[2], 0)).toBe(training.length)
+    const slow = (q: (typeof training)[number]) =>
+      Math.abs(q.distanceKm - 1.9 * 1.609344) < 1e-6 && q.pickup.latitude === at("a").latitude && q.destination.latitude === at("b").latitude
+    const slowRequests = new Set(training.filter(slow).map((q) => q.key)).size
+    expect(routeRow(fold, uberX, "a", "b", 1.9)?.[3]).toBe(slowRequests)
+    expect(slowRequests).toBeLessThan(17)
+  })
+
+  it("the model file refuses routes that do not list the market's providers, or a route of a pair with no row", () => {
+    const table = model.placePairs
+    if (table?.routes === undefined) throw new Error("no routes")
+    const broken = (routes: typeof table.routes) => parseModel("m.json", JSON.stringify({ ...model, placePairs: { ...table, routes } }))
+    const short = broken(table.routes.slice(1))
+    expect(Either.isLeft(short) && short.left.message).toContain("placePairs.routes must list")
+    const stray = broken([table.routes[0] ?? [], [[1, 1, 4.8, 3, 1.1]]])
+    expect(Either.isLeft(stray) && stray.left.message).toContain("a route of a pair the provider has no row for")
+    expect(Either.getOrThrow(parseModel("m.json", renderModel(model)))).toEqual(model)
   })
 })

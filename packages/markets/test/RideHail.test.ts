@@ -73,6 +73,22 @@ describe("ride-hail records", () => {
     expect(Either.isLeft(noPlaces) && noPlaces.left.message).toContain("--places")
   })
 
+  it("the quotes of one request (provider, places, distance, timestamp) share their split key; another request has its own", () => {
+    const text = [
+      "Uber Distance (mi),cab_type,time_stamp,destination,source,Uber Price,Uber Surge Multiplier,id,product_id,name",
+      "1.11,Uber,1.54362E+12,B,A,12,1,x1,p,UberXL",
+      "1.11,Uber,1.54362E+12,B,A,16,1,x2,p,Black",
+      "1.11,Uber,1.54363E+12,B,A,16,1,x3,p,Black",
+      "1.16,Uber,1.54362E+12,B,A,16.5,1,x4,p,Black",
+      "1.11,Uber,1.54362E+12,C,A,16,1,x5,p,Black",
+      "1.11,Lyft,1.54362E+12,B,A,16.5,1,x6,p,Lux Black"
+    ].join("\n")
+    const [xl, black, later, longer, elsewhere, lyft] = Either.getOrThrow(readQuotes([{ path: "u.csv", text }], SALT, PLACES, productTable())).quotes
+    // UberXL and Black of one call: one key, so one fold (a held-out Black never meets its own call's UberXL).
+    expect(black?.key).toBe(xl?.key)
+    for (const other of [later, longer, elsewhere, lyft]) expect(other?.key).not.toBe(xl?.key)
+  })
+
   it("a timestamp rounded to a few digits allows an interval, not an instant", () => {
     expect(timestampInterval("1.54362E+12")).toEqual({ from: 1.54362e12 - 5e6, to: 1.54362e12 + 5e6 })
     expect(timestampInterval("1.54E+12")).toEqual({ from: 1.535e12, to: 1.545e12 })

@@ -77,10 +77,14 @@ describe("shipped market models", () => {
           if (boston) expect(product.lineImprovement, name).toBeGreaterThan(0)
         }
         if (boston) {
-          // With the route inferred from the places (no distance sent), on average ≥ 15 % below
-          // the line; with the providers' own distances the line already knows the route (~8 %).
+          // Folds by request (a call's products never straddle them). With the route inferred
+          // from the places (no distance sent), on average ≥ 15 % below the line (issue 21); with
+          // the providers' own distances the line already knows the distance: ≥ 10 % (the
+          // providers' own routes; 15 % is not reached there, docs/pricing.md says why).
           const inferred = overLine(randomSplit).find((r) => r.route === "resolved")
           expect(inferred?.average).toBeGreaterThanOrEqual(0.15)
+          const supplied = overLine(randomSplit).find((r) => r.route === "supplied")
+          expect(supplied?.average).toBeGreaterThanOrEqual(0.1)
         }
         continue
       }

@@ -264,6 +264,12 @@ export const PlacePairs = Schema.Struct({
   /** `[name, latitude, longitude]`. */
   places: Schema.Array(Schema.Tuple(Schema.String, Finite.pipe(Schema.between(-90, 90)), Finite.pipe(Schema.between(-180, 180)))),
   pairs: Schema.Record({ key: ProviderId, value: Schema.Array(Schema.Tuple(Schema.Int, Schema.Int, Schema.Int, Positive, Positive, Positive)) }),
+  /**
+   * Optional: per provider in the market's order (as `spreads`), its provider's own routes
+   * between two places, by the route distance it reported (`[from, to, km, requests, level
+   * supplied]`): a supplied distance on one of them is priced at the route's level, not the pair's.
+   */
+  routes: Schema.optional(Schema.Array(Schema.Array(Schema.Tuple(Schema.Int, Schema.Int, Positive, Schema.Int, Positive)))),
   spreads: Schema.Array(Schema.Struct({ supplied: ResidualTable, resolved: ResidualTable }))
 })
 export type PlacePairs = typeof PlacePairs.Type
@@ -366,6 +372,18 @@ const placePairsProblem = (m: typeof ModelFields.Type): string | undefined => {
         return `${at}: from and to must be two different places`
       }
       if (!(n >= 1)) return `${at}: rows must be at least 1`
+    }
+  }
+  if (pp.routes !== undefined && pp.routes.length !== m.providers.length) {
+    return `placePairs.routes must list the market's ${m.providers.length} providers`
+  }
+  for (const [j, rows] of (pp.routes ?? []).entries()) {
+    const provider = m.providers[j]?.provider ?? ""
+    const listed = new Set((pp.pairs[provider] ?? []).map(([from, to]) => from * pp.places.length + to))
+    for (const [i, [from, to, , requests]] of rows.entries()) {
+      const at = `placePairs.routes[${j}][${i}]`
+      if (!listed.has(from * pp.places.length + to)) return `${at}: a route of a pair the provider has no row for`
+      if (!(requests >= 1)) return `${at}: requests must be at least 1`
     }
   }
   if (pp.spreads.length !== m.providers.length) return `placePairs.spreads must list the market's ${m.providers.length} providers`

@@ -3,9 +3,10 @@
  * between those places say (a model's optional `placePairs`; docs/pricing.md, "Ride-hail
  * markets"). A trip is between two places when each end is within the table's radius of a
  * place (the nearest one) and the two places differ. For a provider with a row for that pair,
- * its price is the distance model's supplied base fare at the pair's km, times the pair's price
- * level, times the product's spread for trips between places; anything else is priced by the
- * distance model alone.
+ * its price is the distance model's supplied base fare at the trip's km (the caller's, else the
+ * pair's median route km), times a level, times the product's spread for trips between places.
+ * The level is the product's on the provider's own route when the caller's distance is one of
+ * them (`routes`), else the pair's; anything else is priced by the distance model alone.
  */
 import type { Coordinates } from "@ridequote/core"
 import { distanceBand } from "./Bucketing.js"
@@ -23,6 +24,9 @@ export interface PairPrice {
   /** Ratio quantiles at the model's levels: price ÷ (base × level) for trips between places. */
   readonly spread: ReadonlyArray<number>
 }
+
+/** How near a supplied distance must be to a provider's route between two places to be on it (km). */
+export const ROUTE_MATCH_KM = 0.008
 
 /** Kilometres per degree of latitude on the mean Earth radius (6371.0088 km). */
 const KM_PER_DEGREE = (6371.0088 * Math.PI) / 180
@@ -63,16 +67,32 @@ export const placePairPricing = (
   const placeOf = placeFinder(table.places, table.radiusKm)
   const n = table.places.length
   // Per ordered pair of places, each provider's row by the market's provider index.
-  const byPair = new Map<number, Array<{ readonly km: number; readonly supplied: number; readonly resolved: number } | undefined>>()
+  interface PairRow {
+    readonly km: number
+    readonly supplied: number
+    readonly resolved: number
+    /** The provider's own routes between the two places: `[km, level supplied]` (this product's). */
+    readonly routes: Array<readonly [number, number]>
+  }
+  const byPair = new Map<number, Array<PairRow | undefined>>()
   for (const [provider, rows] of Object.entries(table.pairs)) {
     for (const [from, to, , km, supplied, resolved] of rows) {
       const key = from * n + to
       const row = byPair.get(key) ?? model.providers.map(() => undefined)
       model.providers.forEach((p, i) => {
-        if (p.provider === provider) row[i] = { km, supplied, resolved }
+        if (p.provider === provider) row[i] = { km, supplied, resolved, routes: [] }
       })
       byPair.set(key, row)
     }
+  }
+  table.routes?.forEach((rows, i) => {
+    for (const [from, to, km, , level] of rows) byPair.get(from * n + to)?.[i]?.routes.push([km, level])
+  })
+  // A supplied distance is on a known route when it is that route's to within half the
+  // records' resolution (miles to two decimals: 16 m).
+  const onRoute = (row: PairRow, km: number): number | undefined => {
+    for (const [routeKm, level] of row.routes) if (Math.abs(routeKm - km) <= ROUTE_MATCH_KM) return level
+    return undefined
   }
   return (pickup, destination, route, distanceKm) => {
     const from = placeOf(pickup)
@@ -87,7 +107,8 @@ export const placePairPricing = (
       if (row === undefined || spreads === undefined) return undefined
       const km = route === "supplied" ? distanceKm : row.km
       const spread = spreads[route][distanceBand(model.buckets, km)]
-      return spread === undefined ? undefined : { km, level: row[route], spread }
+      const level = route === "supplied" ? (onRoute(row, km) ?? row.supplied) : row.resolved
+      return spread === undefined ? undefined : { km, level, spread }
     }
   }
 }

@@ -12,9 +12,20 @@
  *   product's distance-model median at the row's km (supplied) or at the pair's median km
  *   (resolved). The median resists Lyft's surges; the shrinkage pulls a thin pair back toward
  *   the distance model (level 1).
+ *
+ * Per provider × pair × route (the route distance the provider reported, to the metre): the
+ * route's deviation from the pair's level, D =
+ * median log(price ÷ (m × level)) over its rows × r/(r + `ROUTE_SHRINK_REQUESTS`) with r its
+ * requests, and per product the route level = level × exp(β · D). β is the product's
+ * elasticity to its provider's routes: the least-squares slope, over every route, of the
+ * product's own median deviation on the route against the route's (all products, unshrunk),
+ * never below 0. A budget product follows a slow route's time in full (UberX β ≈ 1.1); a Black
+ * SUV, whose price is mostly its base, half as much.
+ *
  * The spread of trips between places is then measured on price ÷ (base × level), each row's
- * level computed without that row (leave-one-out), so the spread carries the error of a
- * level estimated from a few dozen rows, as a new quote meets it.
+ * levels computed without the rows of its own request (leave one request out: one call's
+ * products share its moment), so the spread carries the error of levels estimated from a few
+ * dozen other quotes, as a new quote meets them.
  */
 import type { Coordinates } from "@ridequote/core"
 import { baseFare } from "../CalibratedMarket.js"
@@ -35,6 +46,14 @@ export const PLACE_RADIUS_KM = 0.3
 export const MIN_PAIR_ROWS = 10
 /** Shrinkage of a pair's level toward 1: w = n/(n + this). */
 export const PAIR_SHRINK_ROWS = 10
+/**
+ * A provider's route between two places is listed once this many requests (price-estimate
+ * calls, told apart by their split key) reported its distance; a route seen in few is shrunk
+ * toward its pair (`ROUTE_SHRINK_REQUESTS`): one call is one moment of the route.
+ */
+export const MIN_ROUTE_REQUESTS = 1
+/** Shrinkage of a route's deviation from its pair's level toward 0: w = r/(r + this), r its requests. */
+export const ROUTE_SHRINK_REQUESTS = 2
 
 /** A named place: `[name, latitude, longitude]`. */
 export type Place = readonly [name: string, latitude: number, longitude: number]
@@ -53,6 +72,8 @@ export interface PairFit {
     readonly supplied: ReadonlyArray<{ km: number; price: number; scale: number }>
     readonly resolved: ReadonlyArray<{ km: number; price: number; scale: number }>
   }>
+  /** Each product's elasticity to its provider's routes (β), in the market's order. */
+  readonly routeElasticity: ReadonlyArray<number>
 }
 
 const NOON = { hour: 12, dayType: "weekday" } as const
@@ -70,18 +91,49 @@ const medianOf = (sorted: ReadonlyArray<number>): number => {
   return n % 2 === 1 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2
 }
 
-/** Median of an ascending array without one occurrence of `value` (which it holds). */
-const medianWithout = (sorted: ReadonlyArray<number>, value: number): number => {
-  const skip = sorted.indexOf(value)
-  const at = (j: number) => sorted[j < skip ? j : j + 1] ?? Number.NaN
-  const m = sorted.length - 1
-  if (m <= 0) return 0
-  const mid = m >> 1
-  return m % 2 === 1 ? at(mid) : (at(mid - 1) + at(mid)) / 2
-}
+/** Median of an unsorted sample (NaN when empty). */
+const median = (xs: ReadonlyArray<number>): number => medianOf(Array.from(Float64Array.from(xs).sort()))
 
 /** Level from the median log ratio of n rows, shrunk toward 1. */
 const shrunkLevel = (medianLog: number, n: number): number => Math.exp((medianLog * n) / (n + PAIR_SHRINK_ROWS))
+
+/** One row between two places: its product, its request (split key) and its log ratio to the distance model. */
+interface PairRow {
+  readonly product: number
+  readonly request: number
+  readonly log: number
+}
+
+/** A provider's route between two places: the distance it reported (to the metre) and the indices of its rows. */
+interface Route {
+  readonly km: number
+  readonly rows: Array<number>
+}
+
+const requestCount = (rows: ReadonlyArray<PairRow>): number => new Set(rows.map((r) => r.request)).size
+
+/**
+ * A route's log deviation from its pair's level (`pairLog`), from its rows (those of request
+ * `without` left out), shrunk by its requests (`shrink` pseudo-requests); undefined when the
+ * route was seen in fewer than `MIN_ROUTE_REQUESTS` requests.
+ */
+const routeDeviation = (rows: ReadonlyArray<PairRow>, pairLog: number, shrink: number, without?: number): number | undefined => {
+  const kept = without === undefined ? rows : rows.filter((r) => r.request !== without)
+  const requests = requestCount(kept)
+  if (requests < MIN_ROUTE_REQUESTS) return undefined
+  return (median(kept.map((r) => r.log - pairLog)) * requests) / (requests + shrink)
+}
+
+/** A provider × pair with enough rows: its key, rows, median route km, levels and routes. */
+interface PairGroup {
+  readonly provider: string
+  readonly key: number
+  readonly km: number
+  readonly quotes: ReadonlyArray<{ readonly product: number; readonly quote: ObservedQuote }>
+  readonly rows: { readonly supplied: ReadonlyArray<PairRow>; readonly resolved: ReadonlyArray<PairRow> }
+  readonly level: { readonly supplied: number; readonly resolved: number }
+  readonly routes: ReadonlyArray<Route>
+}
 
 /**
  * The place-pair table of a ride-hail fit; undefined when no provider has `MIN_PAIR_ROWS`
@@ -104,52 +156,118 @@ export const fitPlacePairs = (
     // Both ends at one place (or too close to tell apart) are not a pair.
     return from === undefined || to === undefined || from === to ? undefined : from * n + to
   }
-  interface Row { readonly product: number; readonly quote: ObservedQuote }
-  const groups = new Map<string, Array<Row>>()
+  const byPair = new Map<string, Array<{ readonly product: number; readonly quote: ObservedQuote }>>()
   products.forEach((p, product) => {
     for (const quote of p.rows) {
       const key = pairKey(quote.pickup, quote.destination)
       if (key === undefined) continue
       const id = `${quote.provider}\u0000${key}`
-      const list = groups.get(id)
-      if (list === undefined) groups.set(id, [{ product, quote }])
+      const list = byPair.get(id)
+      if (list === undefined) byPair.set(id, [{ product, quote }])
       else list.push({ product, quote })
     }
   })
+
+  // Pass 1: each provider × pair's median route km, levels and routes.
+  const groups: Array<PairGroup> = []
+  for (const [id, quotes] of byPair) {
+    if (quotes.length < MIN_PAIR_ROWS) continue
+    const [provider = "", keyText = ""] = id.split("\u0000")
+    const km = round(median(quotes.map((r) => r.quote.distanceKm)), 3)
+    const rowsAt = (kmOf: (q: ObservedQuote) => number): Array<PairRow> =>
+      quotes.map(({ product, quote }) => ({
+        product,
+        request: quote.key,
+        log: Math.log(quote.price / medianAt(products[product] as PairProduct, kmOf(quote)))
+      }))
+    const rows = { supplied: rowsAt((q) => q.distanceKm), resolved: rowsAt(() => km) }
+    const levelOf = (r: ReadonlyArray<PairRow>) => round(shrunkLevel(median(r.map((x) => x.log)), r.length), 4)
+    const byKm = new Map<number, Route>()
+    quotes.forEach(({ quote }, j) => {
+      const routeKm = round(quote.distanceKm, 3)
+      const route = byKm.get(routeKm) ?? { km: routeKm, rows: [] }
+      route.rows.push(j)
+      byKm.set(routeKm, route)
+    })
+    groups.push({
+      provider,
+      key: Number(keyText),
+      km,
+      quotes,
+      rows,
+      level: { supplied: levelOf(rows.supplied), resolved: levelOf(rows.resolved) },
+      routes: [...byKm.values()].sort((a, b) => a.km - b.km)
+    })
+  }
+  if (groups.length === 0) return undefined
+
+  // Each product's elasticity to its provider's routes: its own median deviation on a route
+  // against the route's (all products), weighted by its rows there.
+  const moments = products.map(() => ({ xy: 0, xx: 0 }))
+  for (const g of groups) {
+    const pairLog = Math.log(g.level.supplied)
+    for (const route of g.routes) {
+      const rows = route.rows.map((j) => g.rows.supplied[j] as PairRow)
+      const d = routeDeviation(rows, pairLog, 0)
+      if (d === undefined) continue
+      const byProduct = new Map<number, Array<number>>()
+      for (const r of rows) byProduct.set(r.product, [...(byProduct.get(r.product) ?? []), r.log - pairLog])
+      for (const [product, logs] of byProduct) {
+        const m = moments[product]
+        if (m !== undefined) (m.xy += logs.length * median(logs) * d, m.xx += logs.length * d * d)
+      }
+    }
+  }
+  const elasticity = moments.map((m) => (m.xx > 0 ? Math.max(0, m.xy / m.xx) : 1))
+
+  // Pass 2: the table (each product's route levels) and the rows to measure the spreads on.
   const pairs: Record<string, Array<readonly [number, number, number, number, number, number]>> = {}
+  const routes: Array<Array<readonly [number, number, number, number, number]>> = products.map(() => [])
   const spreadRows = products.map(() => ({
     supplied: [] as Array<{ km: number; price: number; scale: number }>,
     resolved: [] as Array<{ km: number; price: number; scale: number }>
   }))
-  for (const [id, rows] of groups) {
-    if (rows.length < MIN_PAIR_ROWS) continue
-    const [provider = "", keyText = ""] = id.split("\u0000")
-    const key = Number(keyText)
-    const km = round(medianOf(Array.from(Float64Array.from(rows.map((r) => r.quote.distanceKm)).sort())), 3)
-    const centre = {
-      supplied: (r: Row) => medianAt(products[r.product] as PairProduct, r.quote.distanceKm),
-      resolved: (r: Row) => medianAt(products[r.product] as PairProduct, km)
+  for (const g of groups) {
+    const [from, to] = [Math.floor(g.key / n), g.key % n]
+    ;(pairs[g.provider] ??= []).push([from, to, g.quotes.length, g.km, g.level.supplied, g.level.resolved])
+    const pairLog = Math.log(g.level.supplied)
+    const mine = products.flatMap((p, i) => (p.rows[0]?.provider === g.provider ? [i] : []))
+    const routeOf = new Map<number, ReadonlyArray<PairRow>>()
+    for (const route of g.routes) {
+      const rows = route.rows.map((j) => g.rows.supplied[j] as PairRow)
+      for (const j of route.rows) routeOf.set(j, rows)
+      const d = routeDeviation(rows, pairLog, ROUTE_SHRINK_REQUESTS)
+      if (d === undefined) continue
+      for (const product of mine) {
+        routes[product]?.push([from, to, route.km, requestCount(rows), round(Math.exp(pairLog + (elasticity[product] ?? 1) * d), 4)])
+      }
     }
-    const level = { supplied: 1, resolved: 1 }
-    for (const route of ["supplied", "resolved"] as const) {
-      const logs = rows.map((r) => Math.log(r.quote.price / centre[route](r)))
-      const sorted = Array.from(Float64Array.from(logs).sort())
-      level[route] = round(shrunkLevel(medianOf(sorted), rows.length), 4)
+    for (const source of ["supplied", "resolved"] as const) {
+      const rows = g.rows[source]
       rows.forEach((r, j) => {
-        const loo = shrunkLevel(medianWithout(sorted, logs[j] ?? 0), rows.length - 1)
-        spreadRows[r.product]?.[route].push({ km: route === "supplied" ? r.quote.distanceKm : km, price: r.quote.price, scale: loo })
+        // The row's level as a new request meets it: without its own request's rows.
+        const others = rows.flatMap((o) => (o.request === r.request ? [] : [o.log]))
+        const looLog = others.length === 0 ? 0 : Math.log(shrunkLevel(median(others), others.length))
+        const onRoute = source === "supplied" ? routeDeviation(routeOf.get(j) ?? [], looLog, ROUTE_SHRINK_REQUESTS, r.request) : undefined
+        const quote = g.quotes[j]?.quote
+        if (quote === undefined) return
+        spreadRows[r.product]?.[source].push({
+          km: source === "supplied" ? quote.distanceKm : g.km,
+          price: quote.price,
+          scale: Math.exp(looLog + (onRoute === undefined ? 0 : (elasticity[r.product] ?? 1) * onRoute))
+        })
       })
     }
-    ;(pairs[provider] ??= []).push([Math.floor(key / n), key % n, rows.length, km, level.supplied, level.resolved])
   }
   const providers = Object.keys(pairs).sort()
-  if (providers.length === 0) return undefined
   return {
     table: {
       radiusKm,
       places: places.map(([name, lat, lon]) => [name, lat, lon] as const),
-      pairs: Object.fromEntries(providers.map((p) => [p, (pairs[p] ?? []).sort((a, b) => a[0] - b[0] || a[1] - b[1])]))
+      pairs: Object.fromEntries(providers.map((p) => [p, (pairs[p] ?? []).sort((a, b) => a[0] - b[0] || a[1] - b[1])])),
+      ...(routes.every((r) => r.length === 0) ? {} : { routes: routes.map((r) => r.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2])) })
     },
-    spreadRows
+    spreadRows,
+    routeElasticity: elasticity.map((b) => round(b, 3))
   }
 }

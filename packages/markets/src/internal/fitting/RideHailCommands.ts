@@ -102,7 +102,9 @@ export const runRideHailFit = (o: FitCommandOptions) =>
       `products: ${products.join(", ")}`,
       `records: ${p.trainingSpan.from} – ${p.trainingSpan.to}; detour factor ${model.routeProfile.detourFactor}`,
       ...(model.placePairs === undefined ? [] : [
-        `place pairs: ${Object.values(model.placePairs.pairs).reduce((n, rows) => n + rows.length, 0)} provider × pair levels between ${model.placePairs.places.length} places (within ${model.placePairs.radiusKm * 1000} m)`
+        `place pairs: ${Object.values(model.placePairs.pairs).reduce((n, rows) => n + rows.length, 0)} provider × pair levels between ${model.placePairs.places.length} places (within ${model.placePairs.radiusKm * 1000} m); ${
+          (model.placePairs.routes ?? []).reduce((n, rows) => n + rows.length, 0)
+        } product × route levels`
       ]),
       `fitted in ${seconds.toFixed(1)} s`
     ].join("\n"))

@@ -1,9 +1,10 @@
 /**
  * How well a ride-hail market prices quotes it never saw, per product (provider × service
  * level). The records carry no usable time, so the split is random: k-fold cross-validation
- * by the hash of each raw line (fold = hash mod 10,000 in k equal ranges; fold 0 of 5 is the
+ * by each record's split key, the hash of its request (`ObservedQuote.key`: the quotes of one
+ * price-estimate call share it) (fold = hash mod 10,000 in k equal ranges; fold 0 of 5 is the
  * fit's own 20 % hold-out). Each fold is fitted on the other folds with the same options and
- * scored on its own rows, so every row is scored once by a model that did not see it.
+ * scored on its own rows, so every row is scored once by a model that saw neither it nor its request.
  *
  * Per product and route source (supplied: the provider's own route distance; inferred: the
  * distance the offline resolver infers from the coordinates): coverage of each percentile
@@ -57,7 +58,7 @@ export interface RideHailEvaluation {
  */
 export const RIDE_HAIL_TARGETS = { supplied: 0.05, resolved: 0.05, improvement: 0.3, overLine: 0.15, overLineEach: 0 } as const
 
-/** The fold (0 … folds−1) a record falls in, from its row hash: the same record always lands in the same fold. */
+/** The fold (0 … folds−1) a record falls in, from its split key: one record, or one request's quotes, always land in the same fold. */
 export const foldOf = (key: number, folds: number): number => Math.floor(((key % 10_000) * folds) / 10_000)
 
 const NOON = { hour: 12, dayType: "weekday" } as const

@@ -328,6 +328,11 @@ export const fitRideHailMarket = (table: QuoteTable, options: RideHailFitOptions
       }
     })
   }
+  if (pairFit !== undefined && pairFit.table.routes !== undefined) {
+    notes.push(`place pairs: each product's elasticity to its provider's routes (β): ${
+      providerModels.map((p, i) => `${p.provider}/${p.serviceLevel} ${pairFit.routeElasticity[i] ?? 1}`).join(", ")
+    }`)
+  }
   const span = recordsPeriod(training, options.timeZone, options.period)
   if (span === undefined) {
     return Either.left(new FitFailed({

@@ -18,7 +18,13 @@ import type { TripFile } from "./TripRecords.js"
 
 /** One ride-hail price record as read from the source: provider, product, its service level, price and route. */
 export interface ObservedQuote {
-  /** Hash of the raw record; decides train/held-out splits. */
+  /**
+   * Hash of the record's request; decides train/held-out splits. A price-estimate request
+   * returns one row per product, all with the same route distance and timestamp: the Boston
+   * layout keys a row by its provider, places (or coordinates), distance and timestamp, not by
+   * the whole line, so the quotes of one request never straddle a split (a held-out UberX
+   * would otherwise be priced from its own request's UberXL). A completed trip is its own key.
+   */
   readonly key: number
   /** Provider id (`uber`, `lyft`). */
   readonly provider: string
@@ -245,8 +251,14 @@ export const readQuotes = (
       }
       const surge = col.surge >= 0 ? Number(f[col.surge]) : 1
       const time = col.time >= 0 ? timestampInterval(f[col.time] ?? "") : undefined
+      // The request: what the rows of one price-estimate call share (no time column: the route).
+      const cell = (j: number) => (j >= 0 ? (f[j] ?? "").trim().toLowerCase() : "")
+      const where = hasCoordinates
+        ? [col.pickupLat, col.pickupLon, col.dropoffLat, col.dropoffLon].map(cell)
+        : [cell(col.source), cell(col.destination)]
+      const request = [provider, ...where, cell(col.km >= 0 ? col.km : col.miles), cell(col.time)].join(",")
       quotes.push({
-        key: rowKey(salt, line),
+        key: rowKey(salt, request),
         provider,
         product,
         serviceLevel: level,

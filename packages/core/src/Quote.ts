@@ -141,7 +141,8 @@ export type TariffBasis = typeof TariffBasis.Type
  * How current an offer's price level is. `asOf`: the local date of the newest evidence the
  * level rests on (a rule's effective date, or the last day of the records). Where the records'
  * prices were brought forward, `factor` is the multiplier applied, `low`–`high` its range
- * (folded into the spread) and `evidence` what it rests on.
+ * (folded into the spread) and `evidence` what it rests on. Without a factor, `evidence` says
+ * what newer rule may be in force but was not confirmed, and when that was last checked.
  */
 export const LevelBasis = Schema.Struct({
   asOf: Schema.String,

@@ -44,6 +44,27 @@ describe("market selection by pickup", () => {
         expect((yield* markets.marketAt(CHICAGO_LOOP)).id).toBe("chicago")
       }))
 
+    it.effect("a Chicago taxi of today says its 2016 rule may have been replaced; one of 2015 is on the 2012 rule and says nothing", () =>
+      Effect.gen(function*() {
+        const chicago = yield* (yield* MarketData).marketAt(CHICAGO_LOOP)
+        const at = (iso: string): Trip => ({
+          pickup: CHICAGO_LOOP,
+          destination: { latitude: 41.9214, longitude: -87.6513 },
+          distanceKm: 5.5,
+          durationMinutes: 15,
+          mode: "Realtime",
+          routeSource: "supplied",
+          localTime: chicago.localTime(DateTime.unsafeMake(iso), CHICAGO_LOOP),
+          departAt: DateTime.unsafeMake(iso)
+        })
+        const [today] = chicago.offers(at("2026-11-24T17:00:00Z"))
+        expect(today?.source?.tariff?.effectiveFrom).toBe("2016-01-01")
+        expect(today?.source?.level?.evidence).toMatch(/2025 ordinance.*last checked 2026-11-26/)
+        const [past] = chicago.offers(at("2015-11-24T17:00:00Z"))
+        expect(past?.source?.tariff?.effectiveFrom).toBe("2012-07-01")
+        expect(past?.source?.level).toEqual({ asOf: "2012-07-01" })
+      }))
+
     it.effect("a Paris pickup falls back to the sample market", () =>
       Effect.gen(function*() {
         const markets = yield* MarketData

@@ -116,7 +116,8 @@ const tariffBasisCache = (): ((version: TariffVersion, charges: Charges) => Tari
 
 /**
  * The date a version's level is current as of: a level adjustment's evidence date, or the
- * newest of the version's own date and the dates the charges this trip pays took effect.
+ * newest of the version's own date and the dates the charges this trip pays took effect; with
+ * the version's caveat (a successor not confirmed) as its evidence.
  */
 const levelOf = (version: TariffVersion, charges: Charges): LevelBasis => {
   if (version.level !== undefined) {
@@ -128,7 +129,9 @@ const levelOf = (version: TariffVersion, charges: Charges): LevelBasis => {
     const from = item.when?.from
     if (from !== undefined && from > asOf && charges.applied.includes(item.name)) asOf = from
   }
-  return { asOf }
+  return version.caveat === undefined
+    ? { asOf }
+    : { asOf, evidence: `${version.caveat.note} (last checked ${version.caveat.checked})` }
 }
 
 /** What a tariffed offer publishes: the fitted offer's product and records, the rule and the level. */

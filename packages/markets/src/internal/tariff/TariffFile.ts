@@ -230,7 +230,14 @@ export const TariffVersion = Schema.Struct({
   tolls: Schema.Literal("passed-on", "included"),
   minimumFare: Schema.optional(NonNegative),
   /** Ride-hail: the records' base fare at this version's level (no meter, no flat fares). */
-  level: Schema.optional(LevelAdjustment)
+  level: Schema.optional(LevelAdjustment),
+  /**
+   * What may have replaced this version without being confirmed (a rule adopted in committee,
+   * its passage or date not found), and the day that was last checked: every offer priced on
+   * the version says so in its `level.evidence`, so the rule is not presented as certainly
+   * today's.
+   */
+  caveat: Schema.optional(Schema.Struct({ checked: LocalDate, note: Schema.String }))
 }).annotations({ identifier: "TariffVersion" })
 export type TariffVersion = typeof TariffVersion.Type
 

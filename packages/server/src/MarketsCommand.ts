@@ -51,7 +51,9 @@ const basisOf = (source: MarketSummary["offers"][number]["source"]): string => {
   if (source.fare !== undefined) parts.push(source.fare)
   if (source.tariff !== undefined) parts.push(`tariff: ${source.tariff.name} (from ${source.tariff.effectiveFrom})`)
   if (source.level !== undefined) {
-    parts.push(`level as of ${source.level.asOf}${source.level.factor === undefined ? "" : ` ×${source.level.factor} (${source.level.low ?? "?"}–${source.level.high ?? "?"})`}`)
+    const { asOf, evidence, factor, high, low } = source.level
+    // Without a factor, the evidence is a caveat (a newer rule not confirmed): an operator must see it.
+    parts.push(`level as of ${asOf}${factor === undefined ? (evidence === undefined ? "" : ` (caveat: ${evidence})`) : ` ×${factor} (${low ?? "?"}–${high ?? "?"})`}`)
   }
   return parts.length === 0 ? "-" : parts.join("; ")
 }

@@ -37,6 +37,8 @@ describe("ridequote markets list", () => {
     expect(r.stdout).not.toContain("[object Object]")
     expect(r.stdout).toMatch(/yellow-taxi\/Standard .*tariff: TLC taximeter rate of fare \(2022\) \(from 2022-12-19\)/)
     expect(r.stdout).toMatch(/uber\/Standard .*level as of 2025-06-30 ×1\.354/)
+    // A rule that may have been replaced says so (Chicago's 2025 ordinance, not confirmed).
+    expect(r.stdout).toMatch(/chicago-taxi\/Standard .*level as of 2016-01-01 \(caveat: A 2025 ordinance .*last checked 2026-11-26\)/)
     expect(r.stdout).not.toContain("global-sample")
     // The markets defined by a published tariff alone, each with its currency and time zone.
     for (const line of [

@@ -60,6 +60,12 @@ export interface AuditDeleteRequest {
 export interface AuditDeleted {
   readonly deleted: number
   readonly lastSeq: number | undefined
+  /**
+   * Milliseconds the batch itself held the connection, when the runner knows it apart from the
+   * wait before it (SQLite's writer thread runs it after the appends posted earlier); otherwise
+   * retention paces by the batch's time as it saw it.
+   */
+  readonly busyMs?: number | undefined
 }
 
 /** Runs one delete batch, in a transaction of its own. */
@@ -122,7 +128,8 @@ export const restBetweenBatches = (batchMs: number): Effect.Effect<void> => {
  * entries (clocks of several processes a few seconds apart) is deleted from and passed, so an
  * old entry stored after a newer one goes too, as long as the walk gets there; one stored after
  * a whole window of newer entries waits for the next hourly pass, or until those age out as well.
- * `rest` runs after every window that deleted something.
+ * `rest` runs after every window that deleted something, with the time the batch held the
+ * connection (`AuditDeleted.busyMs`, or as measured here).
  */
 export const pruneAudit = (beforeMs: number, options: PruneOptions = {}) =>
   Effect.gen(function*() {
@@ -137,7 +144,9 @@ export const pruneAudit = (beforeMs: number, options: PruneOptions = {}) =>
       if (batch.lastSeq === undefined) return deleted
       deleted += batch.deleted
       afterSeq = batch.lastSeq
-      if (options.rest !== undefined) yield* options.rest(Number((yield* Clock.currentTimeNanos) - started) / 1e6)
+      if (options.rest !== undefined) {
+        yield* options.rest(batch.busyMs ?? Number((yield* Clock.currentTimeNanos) - started) / 1e6)
+      }
     }
   })
 

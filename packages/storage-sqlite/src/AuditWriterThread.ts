@@ -35,6 +35,7 @@ interface Reply {
   /** A delete batch's outcome. */
   readonly deleted?: number
   readonly lastSeq?: number
+  readonly busyMs?: number
 }
 
 type Resume = (reply: Reply) => void
@@ -171,7 +172,7 @@ export const auditWriterThread = (
               t.deleteBatch(request, (reply) =>
                 resume(
                   reply.error === undefined
-                    ? Effect.succeed({ deleted: reply.deleted ?? 0, lastSeq: reply.lastSeq })
+                    ? Effect.succeed({ deleted: reply.deleted ?? 0, lastSeq: reply.lastSeq, busyMs: reply.busyMs })
                     : Effect.fail(retentionFailed(reply.error))
                 )
               ),

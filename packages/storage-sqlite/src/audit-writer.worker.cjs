@@ -51,10 +51,13 @@ parentPort.on("message", (message) => {
   }
   if (message.kind === "delete") {
     try {
+      const started = performance.now()
       const rows = deleteBatch(message.afterSeq, message.limit, message.beforeMs)
       let lastSeq
       for (const row of rows) if (lastSeq === undefined || row.seq > lastSeq) lastSeq = row.seq
-      parentPort.postMessage({ id: message.id, deleted: rows.length, lastSeq })
+      // How long the delete held this thread, apart from the appends queued before it:
+      // retention rests nine times that (Retention.ts in storage-sql).
+      parentPort.postMessage({ id: message.id, deleted: rows.length, lastSeq, busyMs: performance.now() - started })
     } catch (error) {
       parentPort.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) })
     }

@@ -63,7 +63,9 @@ export const auditPage = {
   depth: Math.floor(num("BENCH_AUDIT_DEPTH", quick ? 50_000 : 500_000)),
   runs: Math.max(3, Math.floor(num("BENCH_AUDIT_RUNS", 5))),
   /** Keep the built file (and reuse one of the same size) in BENCH_AUDIT_DB instead of a temp dir. */
-  keepFile: env("BENCH_AUDIT_DB")
+  keepFile: env("BENCH_AUDIT_DB"),
+  /** Keep the PostgreSQL audit (and reuse one of the same size) in this database instead of a dropped one. */
+  keepPostgres: env("BENCH_AUDIT_PG_DATABASE")
 }
 
 export const rss = {

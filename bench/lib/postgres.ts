@@ -28,14 +28,19 @@ const run = `rq_bench_${Date.now().toString(36)}_${process.pid}`
 let made = 0
 const created: Array<string> = []
 
+/** The URL of database `name` on the server of BENCH_POSTGRES_URL. */
+export const databaseUrl = (name: string): string => {
+  const url = new URL(ADMIN_URL)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
 /** A new, empty database (dropped by `dropDatabases`, and at exit). */
 export const createDatabase = (): string => {
   const name = `${run}_s${++made}`
   psql(ADMIN_URL, `CREATE DATABASE ${name}`)
   created.push(name)
-  const url = new URL(ADMIN_URL)
-  url.pathname = `/${name}`
-  return url.toString()
+  return databaseUrl(name)
 }
 
 export const dropDatabases = (): void => {

@@ -1,9 +1,10 @@
 /**
  * Throughput that holds (issue 23): one `serve` process per store on ONE database for the whole
- * section, loaded in back-to-back rounds until each has recorded BENCH_SUSTAINED_QUOTES
- * (1,000,000) quotes, so the audit grows as in production. Reference (b) runs the same rounds on
- * its own long-lived SQLite file (its ~1 KB audit row keyed by a random UUID, synchronous=FULL),
- * and the order of the servers rotates every round; ratios to (b) are taken within a round.
+ * section, loaded in back-to-back rounds until each has recorded BENCH_SUSTAINED_QUOTES quotes
+ * (250,000 by default; the issue's long run is BENCH_SUSTAINED_QUOTES=1000000), so the audit grows
+ * as in production. Reference (b) runs the same rounds on its own long-lived SQLite file (its
+ * ~1 KB audit row keyed by a random UUID, synchronous=FULL), and the order of the servers rotates
+ * every round; ratios to (b) are taken within a round.
  *
  * Reported per store: req/s of every round, the last three rounds ÷ the first three, the ratio
  * to (b) over the first rounds, the last rounds and all of them, CPU per request of the event
@@ -11,12 +12,14 @@
  * on disk, and GET /v1/audit/recent at the end (first page and a keyset page halfway down, over
  * HTTP, median of BENCH_SUSTAINED_PAGES requests each).
  *
- * Then retention: the server is restarted on the same database with
- * RIDEQUOTE_AUDIT_RETENTION_DAYS=2 after the older half of its audit was pre-aged by three days
- * (one UPDATE, before the start), so retention has half the audit to delete while quotes arrive
- * at full speed. Rounds go on until nothing old is left and BENCH_SUSTAINED_RETENTION_ROUNDS
- * more have run; its cost is the ratio to (b) in the rounds while old rows remained, divided by
- * the ratio to (b) in the rounds after, on the same server process.
+ * Then retention, one store at a time, each of its rounds beside a round of (b): control rounds
+ * on the server restarted with RIDEQUOTE_AUDIT_RETENTION_DAYS=2 and nothing old to delete; then
+ * the server stopped, the older BENCH_SUSTAINED_RETENTION_FRACTION (0.9) of its audit pre-aged
+ * by three days (one UPDATE), and restarted the same way, so retention deletes from the start
+ * while quotes arrive at full speed; rounds go on until nothing old is left and
+ * BENCH_SUSTAINED_RETENTION_ROUNDS more have run. Its cost is the ratio to (b) in the rounds
+ * that ended with old rows still stored over the ratio to (b) in the control rounds: both phases
+ * start with a restart and a warm-up.
  */
 import { statSync } from "node:fs"
 import { DateTime, Layer, ManagedRuntime, Redacted } from "effect"
@@ -46,13 +49,15 @@ const env = (name: string, fallback: number): number => {
 
 const settings = {
   /** Quotes each ridequote server records before the rounds stop. */
-  quotes: env("BENCH_SUSTAINED_QUOTES", quick ? 100_000 : 1_000_000),
+  quotes: env("BENCH_SUSTAINED_QUOTES", quick ? 50_000 : 250_000),
   roundS: env("BENCH_SUSTAINED_ROUND_S", quick ? 5 : 15),
   /** Rounds at each end compared (first vs last). */
   edge: 3,
   maxRounds: env("BENCH_SUSTAINED_MAX_ROUNDS", 200),
   pages: env("BENCH_SUSTAINED_PAGES", quick ? 50 : 200),
   retentionRounds: env("BENCH_SUSTAINED_RETENTION_ROUNDS", quick ? 3 : 4),
+  /** The older part of the audit pre-aged for retention to delete. */
+  retentionFraction: Math.min(1, env("BENCH_SUSTAINED_RETENTION_FRACTION", 0.9)),
   /** sqlite,postgres by default; PostgreSQL is skipped (reported) when unreachable. */
   stores: (process.env["BENCH_SUSTAINED_STORES"]?.trim() || "sqlite,postgres").split(",").map((s) => s.trim())
 }
@@ -64,11 +69,11 @@ interface Store {
   readonly name: string
   readonly database: string
   readonly count: () => number
-  /** Rows received before `ms`. */
-  readonly countBefore: (ms: number) => number
   readonly bytesOnDisk: () => number
-  /** Moves the older `fraction` of the audit `days` into the past; returns the cutoff it used. */
-  readonly preAge: (fraction: number, days: number) => number
+  /** Moves the older `fraction` of the audit `days` into the past: how many rows, and the greatest seq among them. */
+  readonly preAge: (fraction: number, days: number) => { readonly rows: number; readonly maxSeq: number }
+  /** Pre-aged rows (seq ≤ maxSeq) received before `beforeMs` still stored: a range of the primary key. */
+  readonly countOld: (maxSeq: number, beforeMs: number) => number
   /** Cursor of the row `depth` entries down the account's newest-first order. */
   readonly cursorAt: (account: string, depth: number) => { readonly receivedAt: string; readonly id: string } | undefined
 }
@@ -93,19 +98,22 @@ const sqliteStore = (file: string): Store => {
     name: "SQLite",
     database: file,
     count: () => withDb((db) => db.prepare<{ n: number }>("SELECT count(*) AS n FROM audit").get()?.n ?? 0),
-    countBefore: (ms) =>
-      withDb((db) => db.prepare<{ n: number }>("SELECT count(*) AS n FROM audit WHERE received_at_ms < ?").get(ms)?.n ?? 0),
     // The file as it lies on disk (its WAL included): what an operator pays per entry.
     bytesOnDisk: () => size(file) + size(`${file}-wal`),
     preAge: (fraction, days) =>
       withDb((db) => {
         const n = db.prepare<{ n: number }>("SELECT count(*) AS n FROM audit").get()?.n ?? 0
-        const cut = db.prepare<{ t: number }>("SELECT received_at_ms AS t FROM audit ORDER BY received_at_ms LIMIT 1 OFFSET ?")
-          .get(Math.floor(n * fraction))?.t ?? 0
-        db.prepare("UPDATE audit SET received_at_ms = received_at_ms - ? WHERE received_at_ms < ?").run(days * DAY_MS, cut)
+        // Arrival order is time order here (one process): the older part is a range of seq.
+        const maxSeq = db.prepare<{ s: number }>("SELECT seq AS s FROM audit ORDER BY seq LIMIT 1 OFFSET ?")
+          .get(Math.max(0, Math.floor(n * fraction) - 1))?.s ?? 0
+        const rows = db.prepare("UPDATE audit SET received_at_ms = received_at_ms - ? WHERE seq <= ?").run(days * DAY_MS, maxSeq).changes
         db.pragma("wal_checkpoint(TRUNCATE)")
-        return cut
+        return { rows, maxSeq }
       }),
+    countOld: (maxSeq, beforeMs) =>
+      withDb((db) =>
+        db.prepare<{ n: number }>("SELECT count(*) AS n FROM audit WHERE seq <= ? AND received_at_ms < ?").get(maxSeq, beforeMs)?.n ?? 0
+      ),
     cursorAt: (account, depth) =>
       withDb((db) => {
         const row = db.prepare<{ t: number; id: string }>(
@@ -120,15 +128,16 @@ const postgresStore = (url: string): Store => ({
   name: "PostgreSQL",
   database: url,
   count: () => Number(psql(url, "SELECT count(*) FROM audit")),
-  countBefore: (ms) => Number(psql(url, `SELECT count(*) FROM audit WHERE received_at_ms < ${Math.floor(ms)}`)),
   bytesOnDisk: () => Number(psql(url, "SELECT pg_total_relation_size('audit')")),
   preAge: (fraction, days) => {
     const n = Number(psql(url, "SELECT count(*) FROM audit"))
-    const cut = Number(psql(url, `SELECT received_at_ms FROM audit ORDER BY received_at_ms LIMIT 1 OFFSET ${Math.floor(n * fraction)}`))
-    psql(url, `UPDATE audit SET received_at_ms = received_at_ms - ${days * DAY_MS} WHERE received_at_ms < ${cut}`)
-    psql(url, "VACUUM audit")
-    return cut
+    const maxSeq = Number(psql(url, `SELECT seq FROM audit ORDER BY seq LIMIT 1 OFFSET ${Math.max(0, Math.floor(n * fraction) - 1)}`))
+    const rows = Number(psql(url, `WITH u AS (UPDATE audit SET received_at_ms = received_at_ms - ${days * DAY_MS} WHERE seq <= ${maxSeq} RETURNING 1) SELECT count(*) FROM u`))
+    psql(url, "VACUUM ANALYZE audit")
+    return { rows, maxSeq }
   },
+  countOld: (maxSeq, beforeMs) =>
+    Number(psql(url, `SELECT count(*) FROM audit WHERE seq <= ${Math.floor(maxSeq)} AND received_at_ms < ${Math.floor(beforeMs)}`)),
   cursorAt: (account, depth) => {
     const out = psql(
       url,
@@ -159,9 +168,25 @@ interface Contender {
   quotes: number
 }
 
+const phaseLabel: Record<Round["phase"], string> = {
+  sustained: "",
+  "retention-control": "retention control ",
+  retention: "retention deleting ",
+  "retention-after": "retention after "
+}
+
+interface RetentionState {
+  readonly aged: number
+  /** Pre-aged rows left after the last round. */
+  left: number
+  /** From the restart until none was left (NaN while some remain). */
+  seconds: number
+}
+
 interface Round {
   readonly round: number
-  readonly phase: "sustained" | "retention"
+  /** retention: old rows remained when the round began; -control: before any were pre-aged; -after: none left. */
+  readonly phase: "sustained" | "retention-control" | "retention" | "retention-after"
   readonly config: string
   readonly rps: number
   readonly p99: number
@@ -359,37 +384,52 @@ export const sustainedSection: Section = {
         )
       }
 
-      // Retention: restart each store's server with a retention, after pre-ageing half its audit.
-      const retention = new Map<string, { aged: number; agedLeft: number }>()
+      // Retention, one store at a time, each round of the store beside a round of (b):
+      // 1. control: the server restarted with RIDEQUOTE_AUDIT_RETENTION_DAYS=2 and nothing old
+      //    to delete, BENCH_SUSTAINED_RETENTION_ROUNDS rounds;
+      // 2. the server stopped, the older BENCH_SUSTAINED_RETENTION_FRACTION of its audit pre-aged
+      //    by three days (one UPDATE), restarted the same way: retention deletes from the start.
+      //    Rounds go on while old rows remain, then BENCH_SUSTAINED_RETENTION_ROUNDS more.
+      // Both phases begin with a restart and a warm-up, so neither carries a fresher process.
+      // Its cost: ÷ (b) in the rounds that ended with old rows still stored (deleting all the
+      // round long) over ÷ (b) in the control rounds.
+      const retention = new Map<string, RetentionState>()
+      const retentionRound = async (c: Contender, r: number, phase: Round["phase"], aged?: { maxSeq: number }) => {
+        const pair = [c, reference].filter((x): x is Contender => x !== undefined)
+        let storeLeft: number | undefined
+        for (const x of r % 2 === 0 ? pair : [...pair].reverse()) {
+          const m = await measure(x, r, phase, settings.roundS)
+          const left = x.store !== undefined && aged !== undefined ? x.store.countOld(aged.maxSeq, Date.now() - 2 * DAY_MS) : undefined
+          rounds.push(left === undefined ? m : { ...m, agedLeft: left })
+          log(`${phase} round ${r + 1} ${x.name}: ${Math.round(m.rps)} req/s${left === undefined ? "" : `, ${left.toLocaleString("en-US")} old rows left`}`)
+          storeLeft ??= left
+        }
+        return storeLeft
+      }
+      let retentionRoundNo = 0
       for (const c of contenders) {
         const store = c.store
         if (store === undefined) continue
         await c.server.stop()
-        const cut = store.preAge(0.5, 3)
-        const aged = store.countBefore(cut - 3 * DAY_MS + 1)
         c.server = await serve(dir, store.database, { RIDEQUOTE_AUDIT_RETENTION_DAYS: "2" })
-        retention.set(store.name, { aged, agedLeft: aged })
-        log(`retention ${store.name}: ${aged.toLocaleString("en-US")} rows pre-aged; restarted with RIDEQUOTE_AUDIT_RETENTION_DAYS=2`)
         await runLoad(c.server.url, c.spec, { durationS: http.warmupS })
-      }
-      const retentionCutoff = () => Date.now() - 2 * DAY_MS
-      // Rounds while old rows remain, then `retentionRounds` more once retention is done, on the
-      // same processes: the comparison that a restart (JIT warm-up, cold caches) does not blur.
-      const roundsAfterDone = new Map<string, number>()
-      const finished = () => contenders.every((c) => (roundsAfterDone.get(c.name) ?? 0) >= settings.retentionRounds)
-      for (let r = 0; r < settings.maxRounds && !finished(); r++) {
-        const order = all.map((_, i) => all[(i + r) % all.length]).filter((c): c is Contender => c !== undefined)
-        for (const c of order) {
-          const doneBefore = c.store !== undefined && retention.get(c.store.name)?.agedLeft === 0
-          const m = await measure(c, r, "retention", settings.roundS)
-          if (doneBefore) roundsAfterDone.set(c.name, (roundsAfterDone.get(c.name) ?? 0) + 1)
-          const left = c.store?.countBefore(retentionCutoff())
-          rounds.push(left === undefined ? m : { ...m, agedLeft: left })
-          if (c.store !== undefined && left !== undefined) {
-            const state = retention.get(c.store.name)
-            if (state !== undefined) retention.set(c.store.name, { ...state, agedLeft: left })
-          }
-          log(`retention round ${r + 1} ${c.name}: ${Math.round(m.rps)} req/s${left === undefined ? "" : `, ${left.toLocaleString("en-US")} old rows left`}`)
+        log(`retention ${store.name}: control rounds (restarted with RIDEQUOTE_AUDIT_RETENTION_DAYS=2, nothing old)`)
+        for (let r = 0; r < settings.retentionRounds; r++) await retentionRound(c, retentionRoundNo++, "retention-control")
+        await c.server.stop()
+        const aged = store.preAge(settings.retentionFraction, 3)
+        c.server = await serve(dir, store.database, { RIDEQUOTE_AUDIT_RETENTION_DAYS: "2" })
+        const started = Date.now()
+        await runLoad(c.server.url, c.spec, { durationS: http.warmupS })
+        log(`retention ${store.name}: ${aged.rows.toLocaleString("en-US")} rows pre-aged; restarted with RIDEQUOTE_AUDIT_RETENTION_DAYS=2`)
+        const state: RetentionState = { aged: aged.rows, left: aged.rows, seconds: Number.NaN }
+        retention.set(store.name, state)
+        let after = 0
+        for (let r = 0; r < settings.maxRounds && after < settings.retentionRounds; r++) {
+          const wasDeleting = state.left > 0
+          const left = await retentionRound(c, retentionRoundNo++, wasDeleting ? "retention" : "retention-after", aged) ?? 0
+          if (!wasDeleting) after++
+          if (state.left > 0 && left === 0) state.seconds = (Date.now() - started) / 1000
+          state.left = left
         }
       }
 
@@ -410,26 +450,42 @@ export const sustainedSection: Section = {
         const toRef = ratioToReference(sustained, c.name, "(b)")
         const toRefFirst = ratioToReference(sustained.filter((r) => firstRounds.has(r.round)), c.name, "(b)")
         const toRefLast = ratioToReference(sustained.filter((r) => lastRounds.has(r.round)), c.name, "(b)")
-        const withRetention = rounds.filter((r) => r.phase === "retention")
-        const leftAfter = new Set(withRetention.filter((r) => r.config === c.name && (r.agedLeft ?? 0) > 0).map((r) => r.round))
-        // Rounds that began with old rows still stored (the first always does), and rounds that
-        // began with none left, on the same server process.
-        const deleting = withRetention.filter((r) => r.round === 0 || leftAfter.has(r.round - 1))
-        const done = withRetention.filter((r) => r.round > 0 && !leftAfter.has(r.round - 1))
-        const toRefRetention = ratioToReference(deleting, c.name, "(b)")
-        const toRefDone = ratioToReference(done, c.name, "(b)")
-        const retentionCost = toRefRetention.median / toRefDone.median
+        // Retention: the store's rounds that ended with pre-aged rows still stored (deleting
+        // all the round long) against its control rounds; a round in which the deleting ended
+        // counts in neither.
+        const mineAll = rounds.filter((r) => r.config === c.name)
+        const paired = (phase: Round["phase"], keep: (r: Round) => boolean = () => true) => {
+          const own = new Set(mineAll.filter((r) => r.phase === phase && keep(r)).map((r) => r.round))
+          return rounds.filter((r) => r.phase === phase && own.has(r.round))
+        }
+        const toRefControl = ratioToReference(paired("retention-control"), c.name, "(b)")
+        const toRefRetention = ratioToReference(paired("retention", (r) => (r.agedLeft ?? 0) > 0), c.name, "(b)")
+        const toRefDone = ratioToReference(paired("retention-after"), c.name, "(b)")
+        const retentionCost = toRefRetention.median / toRefControl.median
         const end = ends.get(store.name)
         const state = retention.get(store.name)
-        perStore[store.name] = { rounds: mine, holds, toRef, toRefFirst, toRefLast, toRefRetention, toRefDone, retentionCost, end, retention: state }
+        perStore[store.name] = {
+          rounds: mine,
+          holds,
+          toRef,
+          toRefFirst,
+          toRefLast,
+          toRefControl,
+          toRefRetention,
+          toRefDone,
+          retentionCost,
+          end,
+          retention: state
+        }
         lines.push(
           `### ${c.name}\n\n` +
             table(
               ["round", "req/s", "(b) req/s", "÷ (b)", "quotes so far", "p99 ms", "event loop µs/req", "busiest other thread µs/req", "other threads µs/req", "non-2xx"],
-              rounds.filter((r) => r.config === c.name).map((r) => {
+              mineAll.map((r) => {
                 const ref = rounds.find((x) => x.config === "(b)" && x.round === r.round && x.phase === r.phase)
                 return [
-                  `${r.phase === "retention" ? "retention " : ""}${r.round + 1}`,
+                  `${phaseLabel[r.phase]}${r.round + 1}` +
+                    (r.agedLeft === undefined ? "" : ` (${r.agedLeft.toLocaleString("en-US")} old left)`),
                   fmt(r.rps),
                   ref === undefined ? "–" : fmt(ref.rps),
                   ref === undefined ? "–" : `×${(r.rps / ref.rps).toFixed(2)}`,
@@ -452,9 +508,10 @@ export const sustainedSection: Section = {
                 `${fmt(end.firstPage.median)} ms (p99 ${fmt(end.firstPage.p99)}) and ${fmt(end.deepPage.median)} ms (p99 ${fmt(end.deepPage.p99)}). `) +
             (state === undefined
               ? ""
-              : `Retention: ${state.aged.toLocaleString("en-US")} pre-aged rows, ${state.agedLeft.toLocaleString("en-US")} left at the end; ` +
-                `÷ (b) in the ${toRefRetention.n} rounds while deleting ${fmtRatio(toRefRetention)}, in the ${toRefDone.n} rounds after ${fmtRatio(toRefDone)} ` +
-                `(same process): ×${retentionCost.toFixed(2)}.`)
+              : `Retention: ${state.aged.toLocaleString("en-US")} rows pre-aged, ${state.left.toLocaleString("en-US")} left at the end` +
+                (Number.isFinite(state.seconds) ? `, all deleted ${fmt(state.seconds)} s after the restart (${fmt(state.aged / state.seconds)} rows/s)` : "") +
+                `; ÷ (b) in the ${toRefRetention.n} rounds deleting all along ${fmtRatio(toRefRetention)}, in the ${toRefControl.n} control rounds ` +
+                `(restarted, nothing to delete) ${fmtRatio(toRefControl)}: ×${retentionCost.toFixed(2)}; after it was done (same process) ${fmtRatio(toRefDone)}.`)
         )
         // Quotes recorded by the end of the sustained rounds (the retention rounds come after).
         const sustainedQuotes = mine.at(-1)?.quotesSoFar ?? 0
@@ -473,7 +530,7 @@ export const sustainedSection: Section = {
             pass: end === undefined || !Number.isFinite(end.inProcess.deep) ? undefined : end.inProcess.deep <= 1
           },
           {
-            what: `${store.name}: throughput while retention deletes ÷ without`,
+            what: `${store.name}: throughput while retention deletes ÷ without (÷ (b), deleting vs control rounds)`,
             target: "≥ 0.9",
             value: Number.isFinite(retentionCost) ? `×${retentionCost.toFixed(2)}` : "–",
             pass: Number.isFinite(retentionCost) ? retentionCost >= 0.9 : undefined

@@ -16,6 +16,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import { StorageUnavailable } from "@ridequote/core"
 import { migrate } from "@ridequote/storage-sql"
 import { Cause, Duration, Effect, Layer, Redacted, Runtime } from "effect"
+import type { Scope } from "effect"
 import * as Pg from "pg"
 
 /** Pooled query connections per process when `poolSize` is not set (the server sets it from RIDEQUOTE_DB_POOL_SIZE). */
@@ -92,37 +93,47 @@ const ensureSchema = (connection: PostgresConnection) =>
     catch: (cause) => new SqlError({ cause, message: "cannot create the schema" })
   })
 
+/** The pool configured as above, checked with one query, and ended when the scope closes. */
+export const openPool = (connection: PostgresConnection): Effect.Effect<Pg.Pool, SqlError, Scope.Scope> =>
+  Effect.gen(function*() {
+    yield* ensureSchema(connection)
+    const runtime = yield* Effect.runtime<never>()
+    const pool = new Pg.Pool({
+      ...clientConfig(connection),
+      max: connection.poolSize ?? DEFAULT_POOL_SIZE,
+      idleTimeoutMillis: Duration.toMillis(DEFAULT_IDLE_TIMEOUT)
+    })
+    pool.on("error", (error) => {
+      Runtime.runFork(runtime)(
+        Effect.logWarning(`a pooled PostgreSQL connection failed; it will be replaced: ${error.message}`)
+      )
+    })
+    return yield* Effect.acquireRelease(
+      Effect.as(
+        Effect.tryPromise({
+          try: () => pool.query("SELECT 1"),
+          catch: (cause) => new SqlError({ cause, message: "cannot connect" })
+        }),
+        pool
+      ),
+      () => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption(Duration.seconds(2)))
+    )
+  })
+
+/** The PgClient (also the generic SqlClient) on a pool that `acquire` opens. */
+export const clientOnPool = (
+  acquire: Effect.Effect<Pg.Pool, SqlError, Scope.Scope>
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, StorageUnavailable> =>
+  PgClient.layerFromPool({ applicationName: `${APPLICATION_NAME} pool`, acquire }).pipe(Layer.catchAllCause(cannotConnect))
+
 /** A PgClient (also provided as the generic SqlClient) on a pool configured as above. */
 export const PostgresClientLive = (
   connection: PostgresConnection
-): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, StorageUnavailable> =>
-  PgClient.layerFromPool({
-    applicationName: `${APPLICATION_NAME} pool`,
-    acquire: Effect.gen(function*() {
-      yield* ensureSchema(connection)
-      const runtime = yield* Effect.runtime<never>()
-      const pool = new Pg.Pool({
-        ...clientConfig(connection),
-        max: connection.poolSize ?? DEFAULT_POOL_SIZE,
-        idleTimeoutMillis: Duration.toMillis(DEFAULT_IDLE_TIMEOUT)
-      })
-      pool.on("error", (error) => {
-        Runtime.runFork(runtime)(
-          Effect.logWarning(`a pooled PostgreSQL connection failed; it will be replaced: ${error.message}`)
-        )
-      })
-      return yield* Effect.acquireRelease(
-        Effect.as(
-          Effect.tryPromise({
-            try: () => pool.query("SELECT 1"),
-            catch: (cause) => new SqlError({ cause, message: "cannot connect" })
-          }),
-          pool
-        ),
-        () => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption(Duration.seconds(2)))
-      )
-    })
-  }).pipe(Layer.catchAllCause(cannotConnect))
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, StorageUnavailable> => clientOnPool(openPool(connection))
+
+/** A failure to open the pool, as `PostgresClientLive` reports it. */
+export const cannotOpen = (error: SqlError): StorageUnavailable =>
+  new StorageUnavailable({ message: `cannot connect to PostgreSQL: ${reasonOf(error)}` })
 
 /** `ridequote migrate` on PostgreSQL: brings the schema up to date and closes the pool. */
 export const migratePostgres = (connection: PostgresConnection): Effect.Effect<void, StorageUnavailable> =>

@@ -27,4 +27,15 @@ describe.runIf(postgresAvailable)("migrations on PostgreSQL", () => {
       expect(Number(keys[0]?.n)).toBe(1)
     }
   }, 60_000)
+
+  it("leave the audit two indexes: its key (seq) and the page index; none on time alone, none on the request id", async () => {
+    const schema = newSchema("audit indexes")
+    await Effect.runPromise(migratePostgres({ url, schema }))
+    const indexes = await adminQuery<{ indexname: string; indexdef: string }>(
+      "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'audit' ORDER BY indexname",
+      [schema]
+    )
+    expect(indexes.map((i) => i.indexname)).toEqual(["audit_account_time", "audit_pkey"])
+    expect(indexes.find((i) => i.indexname === "audit_pkey")?.indexdef).toMatch(/\(seq\)/)
+  })
 })

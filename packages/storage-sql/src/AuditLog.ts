@@ -122,6 +122,12 @@ export interface AuditLogOptions {
    * uses a writer thread (`@ridequote/storage-sqlite`), so fsyncs do not hold the event loop.
    */
   readonly commit?: Effect.Effect<AuditCommit, StorageUnavailable, Scope.Scope> | undefined
+  /**
+   * Batches committing at once (default 1). More than one only where the commit can run
+   * batches side by side, e.g. each on a pooled PostgreSQL connection; a retried append is still
+   * skipped by the unique key whichever batch commits first.
+   */
+  readonly batchesInFlight?: number | undefined
 }
 
 export const makeAuditLog = (
@@ -135,7 +141,8 @@ export const makeAuditLog = (
     const group = yield* makeGroupCommit({
       commit,
       depth: auditQueueDepth,
-      maxBatch: options.maxBatch
+      maxBatch: options.maxBatch,
+      maxInFlight: options.batchesInFlight
     })
 
     const append = (record: AuditRecord) => Effect.suspend(() => group.submit(toRow(record)))

@@ -51,6 +51,8 @@ export interface GroupCommitOptions<Row> {
   readonly depth: Metric.Metric.Gauge<number>
   /** Upper bound on one transaction, so a backlog cannot hold the connection for long. */
   readonly maxBatch?: number | undefined
+  /** Batches committing at once (default 1). */
+  readonly maxInFlight?: number | undefined
 }
 
 interface Pending<Row> {
@@ -79,15 +81,16 @@ export const makeGroupCommit = <Row>(
 
     let queue: Array<Pending<Row>> = []
     let scheduled = false
-    let committing = false
+    let inFlight = 0
+    const maxInFlight = Math.max(1, options.maxInFlight ?? 1)
     let closed = false
     let whenIdle: Array<() => void> = []
 
-    const idle = () => queue.length === 0 && !committing && !scheduled
+    const idle = () => queue.length === 0 && inFlight === 0 && !scheduled
 
-    /** The next batch is taken after the current I/O phase (see above), one commit at a time. */
+    /** The next batch is taken after the current I/O phase (see above), up to `maxInFlight` commits at a time. */
     const schedule = () => {
-      if (scheduled || committing || queue.length === 0) return
+      if (scheduled || inFlight >= maxInFlight || queue.length === 0) return
       scheduled = true
       setImmediate(commitNext)
     }
@@ -124,9 +127,9 @@ export const makeGroupCommit = <Row>(
       scheduled = false
       const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch)
       queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch)
-      committing = true
+      inFlight++
       commit(batch.map((pending) => pending.row), (failure) => {
-        committing = false
+        inFlight--
         for (const pending of batch) {
           // A waiter that throws (a bug in its caller) must not keep the others unanswered or
           // stall the queue behind it.

@@ -5,15 +5,19 @@
  * week more, so a revoke naming one that just expired still answers "0 revoked", not 404.
  *
  * Audit entries are kept forever unless the operator sets a retention (in days); then entries
- * older than that are deleted oldest first in small batches, each its own short transaction,
- * resting between batches nine times as long as the last one took, so neither SQLite's single
- * writer nor PostgreSQL's row locks hold up the quotes being recorded for more than a tenth of
- * the time.
+ * older than that are deleted oldest first, walking the audit's own key (`seq`, arrival order)
+ * in small batches, each its own short transaction. Between batches retention rests nine times
+ * as long as the last one took, and at least `AUDIT_DELETE_MIN_GAP` from the start of one batch
+ * to the next: deleting holds the connection at most a tenth of the time and at most
+ * `AUDIT_DELETE_BATCH / AUDIT_DELETE_MIN_GAP` rows a second, whatever the backlog. A dialect
+ * may run the batches elsewhere than on the SqlClient (SQLite: on its audit writer thread, so
+ * neither a delete nor its fsync ever holds the event loop).
  *
  * Runs hourly in the background of each process (deletes are idempotent across processes).
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { MAX_TOKEN_TTL_SECONDS } from "@ridequote/core"
+import type { StorageUnavailable } from "@ridequote/core"
 import { Clock, Duration, Effect, Layer, Schema } from "effect"
 import { DbInt } from "./Columns.js"
 import { orUnavailable } from "./Unavailable.js"
@@ -29,56 +33,122 @@ export const PRUNE_INTERVAL = Duration.hours(1)
 /** Audit rows per delete statement: a few milliseconds of work, one short lock each. */
 export const AUDIT_DELETE_BATCH = 500
 
+/**
+ * Least time from the start of one delete batch to the start of the next: with batches of
+ * `AUDIT_DELETE_BATCH` rows, at most 10,000 rows a second, more than one process quotes on
+ * this machine (docs/performance.md, "Retention that keeps up").
+ */
+export const AUDIT_DELETE_MIN_GAP = Duration.millis(50)
+
 /** What storage may delete besides expired rows; the operator's choice (RIDEQUOTE_AUDIT_RETENTION_DAYS). */
 export interface RetentionOptions {
   /** Delete audit entries received more than this many days ago; absent keeps them all. */
   readonly auditRetentionDays?: number | undefined
+  /** Where the audit's delete batches run (default: `sqlDeleteAuditBatch` on the SqlClient). */
+  readonly deleteAuditBatch?: DeleteAuditBatch | undefined
 }
 
+/** One delete batch: among the `limit` entries after `afterSeq` in arrival order, those received before `beforeMs`. */
+export interface AuditDeleteRequest {
+  readonly beforeMs: number
+  /** The walk's position: the batch looks only at entries whose `seq` is greater. */
+  readonly afterSeq: number
+  readonly limit: number
+}
+
+/** What one batch deleted: how many entries, and the greatest `seq` among them (absent when none). */
+export interface AuditDeleted {
+  readonly deleted: number
+  readonly lastSeq: number | undefined
+  /**
+   * Milliseconds the batch itself held the connection, when the runner knows it apart from the
+   * wait before it (SQLite's writer thread runs it after the appends posted earlier); otherwise
+   * retention paces by the batch's time as it saw it.
+   */
+  readonly busyMs?: number | undefined
+}
+
+/** Runs one delete batch, in a transaction of its own. */
+export type DeleteAuditBatch = (request: AuditDeleteRequest) => Effect.Effect<AuditDeleted, StorageUnavailable>
+
 const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
+const decodeSeqs = Schema.decodeUnknown(Schema.Array(Schema.Struct({ seq: DbInt })))
+
+/**
+ * The statement of one batch, in the form both dialects accept (neither allows LIMIT on DELETE
+ * by default): the window is the next `limit` rows on the primary key, a range seek that never
+ * revisits rows an earlier batch deleted (on PostgreSQL those stay in the index until vacuum).
+ */
+export const AUDIT_DELETE_STATEMENT = "DELETE FROM audit WHERE seq IN (SELECT seq FROM audit WHERE seq > ? ORDER BY seq LIMIT ?) " +
+  "AND received_at_ms < ? RETURNING seq"
+
+/** `DeleteAuditBatch` on the current SqlClient. */
+export const sqlDeleteAuditBatch = (sql: SqlClient.SqlClient): DeleteAuditBatch => (request) =>
+  sql`DELETE FROM audit WHERE seq IN (
+      SELECT seq FROM audit WHERE seq > ${request.afterSeq} ORDER BY seq LIMIT ${request.limit}
+    ) AND received_at_ms < ${request.beforeMs} RETURNING seq`.pipe(
+    Effect.flatMap(decodeSeqs),
+    Effect.map((rows): AuditDeleted => ({
+      deleted: rows.length,
+      lastSeq: rows.reduce<number | undefined>((max, row) => (max === undefined || row.seq > max ? row.seq : max), undefined)
+    })),
+    orUnavailable("audit retention")
+  )
 
 /**
  * Time retention rests between two delete batches, per millisecond the last batch took: 9, so
- * that deleting holds the connection (and, on SQLite, the event loop and the write lock) at
- * most a tenth of the time while quotes arrive. At ~10-20 µs a row that still deletes 5,000+
- * rows a second, more than one core can quote (docs/performance.md, "Retention that keeps up").
+ * that deleting holds the connection (and, on SQLite, the audit writer) at most a tenth of the
+ * time while quotes arrive (docs/performance.md, "Retention that keeps up").
  */
 export const AUDIT_DELETE_REST_PER_MS = 9
 
-/** How `pruneAudit` runs its batches: their size, and what it does between two of them. */
+/** How `pruneAudit` runs its batches: their size, where, and what it does between two of them. */
 export interface PruneOptions {
   /** Rows per delete statement. */
   readonly batch?: number | undefined
   /** Run after every full batch with the milliseconds it took (e.g. a proportional sleep). */
   readonly rest?: ((batchMs: number) => Effect.Effect<void>) | undefined
+  /** Where each batch runs (default: on the SqlClient). */
+  readonly deleteBatch?: DeleteAuditBatch | undefined
 }
 
-/** Sleeps AUDIT_DELETE_REST_PER_MS times the batch's duration: the pace of the background retention. */
-export const restBetweenBatches = (batchMs: number): Effect.Effect<void> =>
-  batchMs > 0 ? Effect.sleep(Duration.millis(batchMs * AUDIT_DELETE_REST_PER_MS)) : Effect.yieldNow()
+/**
+ * Sleeps AUDIT_DELETE_REST_PER_MS times the batch's duration, and at least what is left of
+ * AUDIT_DELETE_MIN_GAP since the batch started: the pace of the background retention.
+ */
+export const restBetweenBatches = (batchMs: number): Effect.Effect<void> => {
+  const restMs = Math.max(batchMs * AUDIT_DELETE_REST_PER_MS, Duration.toMillis(AUDIT_DELETE_MIN_GAP) - batchMs)
+  return restMs > 0 ? Effect.sleep(Duration.millis(restMs)) : Effect.yieldNow()
+}
 
 /**
- * Deletes audit entries received before `beforeMs`, `batch` rows per statement, until none is
- * left; returns how many went. The subquery walks the `audit_received` index oldest first and
- * names rows by `seq`, the table's own key (a form both dialects accept; neither allows LIMIT
- * on DELETE by default). Each statement is its own short transaction; `rest` runs between them.
+ * Deletes audit entries received before `beforeMs`, oldest first, in windows of `batch` entries
+ * along `seq` (arrival order), until a window holds none of them (the walk reached entries inside
+ * the retention) or the audit ends; returns how many went. A window that also holds newer
+ * entries (clocks of several processes a few seconds apart) is deleted from and passed, so an
+ * old entry stored after a newer one goes too, as long as the walk gets there; one stored after
+ * a whole window of newer entries waits for the next hourly pass, or until those age out as well.
+ * `rest` runs after every window that deleted something, with the time the batch held the
+ * connection (`AuditDeleted.busyMs`, or as measured here).
  */
 export const pruneAudit = (beforeMs: number, options: PruneOptions = {}) =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const batch = Math.max(1, options.batch ?? AUDIT_DELETE_BATCH)
+    const deleteBatch = options.deleteBatch ?? sqlDeleteAuditBatch(yield* SqlClient.SqlClient)
+    const limit = Math.max(1, options.batch ?? AUDIT_DELETE_BATCH)
     let deleted = 0
+    let afterSeq = 0
     for (;;) {
       // Nanoseconds: a batch takes a few milliseconds, and whole milliseconds would round some to 0.
       const started = yield* Clock.currentTimeNanos
-      const rows = yield* sql`DELETE FROM audit WHERE seq IN (
-          SELECT seq FROM audit WHERE received_at_ms < ${beforeMs} ORDER BY received_at_ms LIMIT ${batch}
-        ) RETURNING 1 AS n`
-      deleted += rows.length
-      if (rows.length < batch) return deleted
-      if (options.rest !== undefined) yield* options.rest(Number((yield* Clock.currentTimeNanos) - started) / 1e6)
+      const batch = yield* deleteBatch({ beforeMs, afterSeq, limit })
+      if (batch.lastSeq === undefined) return deleted
+      deleted += batch.deleted
+      afterSeq = batch.lastSeq
+      if (options.rest !== undefined) {
+        yield* options.rest(batch.busyMs ?? Number((yield* Clock.currentTimeNanos) - started) / 1e6)
+      }
     }
-  }).pipe(orUnavailable("audit retention"))
+  })
 
 /** Audit entries older than `beforeMs` still stored (for tests and operators). */
 export const countAuditBefore = (beforeMs: number) =>
@@ -102,7 +172,10 @@ export const prune = (nowMs: number, options: RetentionOptions = {}) =>
       options.auditRetentionDays === undefined
         ? Effect.void
         : Effect.asVoid(
-          pruneAudit(nowMs - Duration.toMillis(Duration.days(options.auditRetentionDays)), { rest: restBetweenBatches })
+          pruneAudit(nowMs - Duration.toMillis(Duration.days(options.auditRetentionDays)), {
+            rest: restBetweenBatches,
+            deleteBatch: options.deleteAuditBatch
+          })
         )
     )
   )

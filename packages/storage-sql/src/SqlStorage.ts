@@ -9,6 +9,7 @@ import { SqlAuditLogLive } from "./AuditLog.js"
 import type { AuditLogOptions } from "./AuditLog.js"
 import type { AccessFeed } from "@ridequote/core"
 import { RetentionLive } from "./Retention.js"
+import type { DeleteAuditBatch } from "./Retention.js"
 import type { KeyEncryption } from "./SigningKeyCipher.js"
 import { SqlSigningKeysLive } from "./SigningKeys.js"
 import { SqlStorageHealthLive } from "./StorageHealth.js"
@@ -28,8 +29,12 @@ export interface SqlStorageOptions {
   readonly auditMaxBatch?: number | undefined
   /** Where audit batches commit (default: on the SqlClient; SQLite passes its writer thread). */
   readonly auditCommit?: AuditLogOptions["commit"]
+  /** Audit batches committing at once (default 1; see `AuditLogOptions.batchesInFlight`). */
+  readonly auditBatchesInFlight?: number | undefined
   /** Delete audit entries older than this many days (in small batches, hourly); absent keeps them. */
   readonly auditRetentionDays?: number | undefined
+  /** Where retention's audit delete batches run (default: on the SqlClient; SQLite passes its writer thread). */
+  readonly auditDeleteBatch?: DeleteAuditBatch | undefined
   /** Seal stored signing keys under this key-encryption key (RIDEQUOTE_KEY_ENCRYPTION_KEY). */
   readonly keyEncryption?: KeyEncryption | undefined
   /** The access feed, when a dialect adds to the plain SQL reader (PostgreSQL: LISTEN/NOTIFY wake-ups). */
@@ -47,8 +52,12 @@ export const SqlStorageLive = (
     SqlAccountStoreLive,
     SqlTokenStoreLive,
     options.accessFeed ?? SqlAccessFeedLive,
-    SqlAuditLogLive({ maxBatch: options.auditMaxBatch, commit: options.auditCommit }),
+    SqlAuditLogLive({
+      maxBatch: options.auditMaxBatch,
+      commit: options.auditCommit,
+      batchesInFlight: options.auditBatchesInFlight
+    }),
     SqlSigningKeysLive(options.jwtSecret, options.keyEncryption),
     SqlStorageHealthLive,
-    RetentionLive({ auditRetentionDays: options.auditRetentionDays })
+    RetentionLive({ auditRetentionDays: options.auditRetentionDays, deleteAuditBatch: options.auditDeleteBatch })
   )

@@ -11,7 +11,7 @@ export type { SqlStorageOptions, StoragePorts } from "./SqlStorage.js"
 
 export { FEED_BATCH, makeAccessFeed, SqlAccessFeedLive } from "./AccessFeed.js"
 export { SqlAccountStoreLive } from "./AccountStore.js"
-export { auditQueueDepth, pageStatement as auditPageStatement, SqlAuditLogLive } from "./AuditLog.js"
+export { AUDIT_KEY, auditQueueDepth, pageStatement as auditPageStatement, SqlAuditLogLive } from "./AuditLog.js"
 export type { AuditCommit, AuditLogOptions, AuditRow } from "./AuditLog.js"
 export { makeGroupCommit } from "./GroupCommit.js"
 export type { CallbackCommit, GroupCommit, GroupCommitOptions } from "./GroupCommit.js"
@@ -19,16 +19,19 @@ export { chunkRows, dialect, FEED_CHANNEL } from "./Dialect.js"
 export type { Dialect } from "./Dialect.js"
 export {
   AUDIT_DELETE_BATCH,
+  AUDIT_DELETE_MIN_GAP,
   AUDIT_DELETE_REST_PER_MS,
+  AUDIT_DELETE_STATEMENT,
   countAuditBefore,
   EXPIRED_TOKEN_RETENTION_MS,
   FEED_RETENTION_MS,
   prune,
   pruneAudit,
   restBetweenBatches,
-  RetentionLive
+  RetentionLive,
+  sqlDeleteAuditBatch
 } from "./Retention.js"
-export type { PruneOptions, RetentionOptions } from "./Retention.js"
+export type { AuditDeleted, AuditDeleteRequest, DeleteAuditBatch, PruneOptions, RetentionOptions } from "./Retention.js"
 export { isSealed, KEK_BYTES, kekId, open as openStoredKey, seal as sealKey } from "./SigningKeyCipher.js"
 export type { KeyEncryption } from "./SigningKeyCipher.js"
 export {

@@ -193,4 +193,35 @@ describe("group commit", () => {
       expect(answered).toEqual([2])
       yield* group.submit(4)
     }))
+
+  it.scoped("maxInFlight 2: a second batch commits while the first is still held; never a third; none is lost", () =>
+    Effect.gen(function*() {
+      const held: Array<{ readonly rows: ReadonlyArray<number>; readonly done: (failure: StorageUnavailable | undefined) => void }> = []
+      const depth = freshGauge()
+      const group = yield* makeGroupCommit<number>({
+        // Holds every batch until the test lets it go.
+        commit: { withCallback: (rows, done) => held.push({ rows, done }) },
+        depth,
+        maxInFlight: 2
+      })
+      const answered: Array<number> = []
+      const waitFor = (n: number) => Effect.repeat(Effect.yieldNow(), { until: () => held.length >= n })
+      group.enqueue(1, () => answered.push(1))
+      yield* waitFor(1)
+      group.enqueue(2, () => answered.push(2))
+      yield* waitFor(2)
+      // Two batches committing: a third row waits in the queue, however long.
+      group.enqueue(3, () => answered.push(3))
+      for (let i = 0; i < 20; i++) yield* Effect.yieldNow()
+      expect(held.map((h) => h.rows)).toEqual([[1], [2]])
+      // The second finishes first: its row is answered, and the queued row starts its batch.
+      held[1]?.done(undefined)
+      yield* waitFor(3)
+      expect(answered).toEqual([2])
+      expect(held[2]?.rows).toEqual([3])
+      held[0]?.done(undefined)
+      held[2]?.done(undefined)
+      expect(answered).toEqual([2, 1, 3])
+      yield* untilDepth(depth, 0)
+    }))
 })

@@ -1,27 +1,36 @@
 /**
  * Retention's pace: between two audit delete batches it rests nine times as long as the last
- * batch took, so deleting holds the connection at most a tenth of the time (the batches
- * themselves are in the storage contract, on both databases).
+ * batch took, so deleting holds the connection at most a tenth of the time, and never starts a
+ * batch sooner than AUDIT_DELETE_MIN_GAP after the previous one started, so the rate stays
+ * bounded however fast a batch is (the batches themselves are in the storage contract, on both
+ * databases).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Fiber, Option, TestClock } from "effect"
-import { AUDIT_DELETE_REST_PER_MS, restBetweenBatches } from "../src/index.js"
+import { AUDIT_DELETE_MIN_GAP, AUDIT_DELETE_REST_PER_MS, restBetweenBatches } from "../src/index.js"
+
+/** Asserts that `restBetweenBatches(batchMs)` ends exactly after `restMs` of TestClock time. */
+const restsFor = (batchMs: number, restMs: number) =>
+  Effect.gen(function*() {
+    const rest = yield* Effect.fork(restBetweenBatches(batchMs))
+    yield* TestClock.adjust(Duration.millis(restMs - 1))
+    expect(Option.isNone(yield* Fiber.poll(rest))).toBe(true)
+    yield* TestClock.adjust(Duration.millis(1))
+    expect(Option.isSome(yield* Fiber.poll(rest))).toBe(true)
+  })
 
 describe("retention's pace", () => {
   it.effect("after a 10 ms batch it rests 90 ms: not done at 89 ms, done at 90 ms", () =>
     Effect.gen(function*() {
       expect(AUDIT_DELETE_REST_PER_MS).toBe(9)
-      const rest = yield* Effect.fork(restBetweenBatches(10))
-      yield* TestClock.adjust(Duration.millis(89))
-      expect(Option.isNone(yield* Fiber.poll(rest))).toBe(true)
-      yield* TestClock.adjust(Duration.millis(1))
-      expect(Option.isSome(yield* Fiber.poll(rest))).toBe(true)
+      yield* restsFor(10, 90)
     }))
 
-  // Under TestClock a sleep would never end: this passes only because nothing sleeps.
-  it.effect("after a batch that took no measurable time it only yields (no sleep to wait for)", () =>
+  it.effect("a fast batch still waits out the minimum gap from its start: 2 ms, then 48 ms of rest", () =>
     Effect.gen(function*() {
-      const rest = yield* Effect.fork(restBetweenBatches(0))
-      yield* Fiber.join(rest)
+      expect(Duration.toMillis(AUDIT_DELETE_MIN_GAP)).toBe(50)
+      yield* restsFor(2, 48)
     }))
+
+  it.effect("after a batch that took no measurable time it rests the whole minimum gap", () => restsFor(0, 50))
 })

@@ -252,12 +252,33 @@ describe(`AuditLog on ${h.name}`, () => {
         return { deleted, left, page: yield* audit.page({ accountId, limit: 500 }) }
       }).pipe(Effect.provide(h.storage(db)))
       expect(deleted).toBe(57)
-      // 57 rows in batches of 10: five full batches, each followed by a rest; the short sixth ends it
-      expect(yield* Ref.get(rests)).toBe(5)
+      // 57 rows in windows of 10: five full ones and a sixth with 7 old rows, each followed by a
+      // rest; the seventh window (only kept rows) deletes nothing and ends it
+      expect(yield* Ref.get(rests)).toBe(6)
       expect(left).toBe(0)
       expect(page.entries).toEqual([...kept].sort(newestFirst).map(toEntry))
       // nothing left to delete: a second pass is a no-op
       expect(yield* pruneAudit(cutoff, { batch: 10 }).pipe(Effect.provide(h.client(db)))).toBe(0)
+    }))
+
+  it.effect("audit retention walks arrival order: old entries stored after newer ones go too, newer ones stay", () =>
+    Effect.gen(function*() {
+      const db = h.newDatabase("retention-order")
+      const accountId = makeAccount().id
+      const cutoff = T0 + 1_000
+      // Stored in this order: 4 old, 3 new, 5 old, 2 new, 6 old (a clock running ahead now and then).
+      const runs: ReadonlyArray<readonly [number, boolean]> = [[4, true], [3, false], [5, true], [2, false], [6, true]]
+      const records = runs.flatMap(([n, old], r) =>
+        Array.from({ length: n }, (_, i) => auditRecord(accountId, old ? T0 + r * 10 + i : cutoff + r * 10 + i)))
+      const { deleted, page } = yield* Effect.gen(function*() {
+        const audit = yield* AuditLog
+        // one at a time, so arrival order is exactly the order above
+        yield* Effect.forEach(records, audit.append, { discard: true })
+        const deleted = yield* pruneAudit(cutoff, { batch: 4 }).pipe(Effect.provide(h.client(db)))
+        return { deleted, page: yield* audit.page({ accountId, limit: 500 }) }
+      }).pipe(Effect.provide(h.storage(db)))
+      expect(deleted).toBe(15)
+      expect(page.entries).toEqual(records.filter((r) => r.receivedAt.epochMillis >= cutoff).sort(newestFirst).map(toEntry))
     }))
 
   it.effect("an audit written before migration 4 keeps every entry and its page order, and takes appends and retries after it", () =>

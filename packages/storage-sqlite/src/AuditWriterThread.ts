@@ -16,7 +16,8 @@
 import { Worker } from "node:worker_threads"
 import { StorageUnavailable } from "@ridequote/core"
 import type { AuditDone } from "@ridequote/core"
-import type { AuditRow, CallbackCommit } from "@ridequote/storage-sql"
+import { AUDIT_DELETE_STATEMENT } from "@ridequote/storage-sql"
+import type { AuditDeleted, AuditDeleteRequest, AuditRow, CallbackCommit, DeleteAuditBatch } from "@ridequote/storage-sql"
 import { Cause, Effect, Exit, Option, Runtime, Scope } from "effect"
 import { driverPath } from "./Driver.js"
 import { BUSY_TIMEOUT_MS } from "./SqliteClient.js"
@@ -24,14 +25,20 @@ import { BUSY_TIMEOUT_MS } from "./SqliteClient.js"
 const WORKER = new URL("./audit-writer.worker.cjs", import.meta.url)
 
 const failed = (reason: string) => new StorageUnavailable({ message: `storage failed during audit append: ${reason}` })
+const retentionFailed = (reason: string) =>
+  new StorageUnavailable({ message: `storage failed during audit retention: ${reason}` })
 
 interface Reply {
   readonly id?: number
   readonly kind?: "ready"
   readonly error?: string
+  /** A delete batch's outcome. */
+  readonly deleted?: number
+  readonly lastSeq?: number
+  readonly busyMs?: number
 }
 
-type Resume = (error: string | undefined) => void
+type Resume = (reply: Reply) => void
 
 /**
  * One running thread: posts batches and routes each answer to its waiter. The thread answers
@@ -54,14 +61,14 @@ class WriterThread {
         if (at < 0) return
         const { resume } = this.waiting[at]!
         this.waiting.splice(at, 1)
-        resume(reply.error)
+        resume(reply)
       })
       const die = (reason: string) => {
         this.dead ??= reason
         reject(new Error(reason))
         const waiting = this.waiting
         this.waiting = []
-        for (const { resume } of waiting) resume(reason)
+        for (const { resume } of waiting) resume({ error: reason })
       }
       worker.on("error", (error) => die(`the audit writer thread failed: ${error.message}`))
       worker.on("exit", (code) => die(`the audit writer thread exited (${code})`))
@@ -75,13 +82,19 @@ class WriterThread {
   }
 
   commit(rows: ReadonlyArray<AuditRow>, resume: Resume): void {
-    if (this.dead !== undefined) return resume(this.dead)
+    this.post({ rows: rows.map((row) => [row.request_id, row.account_id, row.received_at_ms, row.entry]) }, resume)
+  }
+
+  /** One retention batch, in its own transaction, between two commits. */
+  deleteBatch(request: AuditDeleteRequest, resume: Resume): void {
+    this.post({ kind: "delete", afterSeq: request.afterSeq, limit: request.limit, beforeMs: request.beforeMs }, resume)
+  }
+
+  private post(message: Record<string, unknown>, resume: Resume): void {
+    if (this.dead !== undefined) return resume({ error: this.dead })
     const id = this.nextId++
     this.waiting.push({ id, resume })
-    this.worker.postMessage({
-      id,
-      rows: rows.map((row) => [row.request_id, row.account_id, row.received_at_ms, row.entry])
-    })
+    this.worker.postMessage({ id, ...message })
   }
 
   /** Commits what was posted before, closes the connection, and ends the thread. */
@@ -98,7 +111,9 @@ const start = (filename: string): Effect.Effect<WriterThread, StorageUnavailable
   Effect.tryPromise({
     try: async () => {
       const thread = new WriterThread(
-        new Worker(WORKER, { workerData: { filename, driver: driverPath(), busyTimeoutMs: BUSY_TIMEOUT_MS } })
+        new Worker(WORKER, {
+          workerData: { filename, driver: driverPath(), busyTimeoutMs: BUSY_TIMEOUT_MS, deleteStatement: AUDIT_DELETE_STATEMENT }
+        })
       )
       await thread.ready
       return thread
@@ -106,36 +121,63 @@ const start = (filename: string): Effect.Effect<WriterThread, StorageUnavailable
     catch: (error) => failed(error instanceof Error ? error.message : String(error))
   })
 
+/** The writer thread's two jobs: the audit log's commit, and retention's delete batches. */
+export interface AuditWriter {
+  readonly commit: CallbackCommit<AuditRow>
+  readonly deleteBatch: DeleteAuditBatch
+}
+
 /**
- * Starts the writer thread on `filename` (a file, already migrated) for the life of the scope
- * and returns the audit log's commit, in callback form: a batch is posted to the thread and its
- * waiters answered from the thread's reply, with no fiber per batch. Closing the scope lets the
- * thread finish what was posted.
+ * Starts the writer thread on `filename` (a file, already migrated) for the life of the scope.
+ * Its commit is in callback form: a batch is posted to the thread and its waiters answered from
+ * the thread's reply, with no fiber per batch. Closing the scope lets the thread finish what was
+ * posted.
  */
 export const auditWriterThread = (
   filename: string
-): Effect.Effect<CallbackCommit<AuditRow>, StorageUnavailable, Scope.Scope> =>
+): Effect.Effect<AuditWriter, StorageUnavailable, Scope.Scope> =>
   Effect.gen(function*() {
     const scope = yield* Effect.scope
     const runFork = Runtime.runFork(yield* Effect.runtime<never>())
     let thread = yield* Effect.acquireRelease(start(filename), (t) => Effect.promise(() => t.close()))
+    let restarting: Promise<WriterThread> | undefined
     const restart = Effect.tap(start(filename), (fresh) => {
       thread = fresh
       return Scope.addFinalizer(scope, Effect.promise(() => fresh.close()))
     })
-    const commitOn = (t: WriterThread, rows: ReadonlyArray<AuditRow>, done: AuditDone) =>
-      t.commit(rows, (error) => done(error === undefined ? undefined : failed(error)))
+    /** The live thread; a dead one is replaced (it should not die), once however many ask at once. */
+    const withThread = (use: (t: WriterThread) => void, cannot: (error: StorageUnavailable) => void) => {
+      if (thread.alive) return use(thread)
+      restarting ??= new Promise<WriterThread>((resolve, reject) =>
+        runFork(restart).addObserver((exit) => {
+          restarting = undefined
+          if (Exit.isSuccess(exit)) resolve(exit.value)
+          else reject(Option.getOrElse(Cause.failureOption(exit.cause), () => failed("the audit writer thread could not start")))
+        })
+      )
+      restarting.then(use, cannot)
+    }
     return {
-      withCallback: (rows, done) => {
-        if (thread.alive) return commitOn(thread, rows, done)
-        // The thread died (it should not): a new one is started, in a fiber, as rarely. The group
-        // commit posts one batch at a time, so two replacements cannot race; each replacement
-        // is closed with the scope too.
-        runFork(restart).addObserver((exit) =>
-          Exit.isSuccess(exit)
-            ? commitOn(exit.value, rows, done)
-            : done(Option.getOrElse(Cause.failureOption(exit.cause), () => failed("the audit writer thread could not start")))
+      commit: {
+        withCallback: (rows, done: AuditDone) =>
+          withThread(
+            (t) => t.commit(rows, (reply) => done(reply.error === undefined ? undefined : failed(reply.error))),
+            done
+          )
+      },
+      deleteBatch: (request) =>
+        Effect.async<AuditDeleted, StorageUnavailable>((resume) =>
+          withThread(
+            (t) =>
+              t.deleteBatch(request, (reply) =>
+                resume(
+                  reply.error === undefined
+                    ? Effect.succeed({ deleted: reply.deleted ?? 0, lastSeq: reply.lastSeq, busyMs: reply.busyMs })
+                    : Effect.fail(retentionFailed(reply.error))
+                )
+              ),
+            (error) => resume(Effect.fail(error))
+          )
         )
-      }
     }
   })

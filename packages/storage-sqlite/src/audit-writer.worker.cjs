@@ -24,11 +24,43 @@ const commit = db.transaction((rows) => {
   // Each row is already the statement's positional parameters, as one array.
   for (const row of rows) insert.run(row)
 })
+// Retention's delete batch (AUDIT_DELETE_STATEMENT of storage-sql, passed in by the main thread),
+// here so that neither the delete nor its fsync holds the event loop, and appends and deletes
+// take turns on one connection instead of contending for the write lock.
+// A delete need not be durable (rows it removed and a power cut brought back go at the next
+// pass), so its commit skips the fsync: synchronous NORMAL for that one transaction. The next
+// append's commit (FULL) syncs the WAL up to and including its own frames, so no acknowledged
+// append waits on, or loses, anything because of it. Without this, every delete batch held the
+// appends behind it for one more fsync.
+const deleteOld = db.prepare(workerData.deleteStatement)
+const deleteInTransaction = db.transaction((afterSeq, limit, beforeMs) => deleteOld.all(afterSeq, limit, beforeMs))
+const deleteBatch = (afterSeq, limit, beforeMs) => {
+  db.pragma("synchronous = NORMAL")
+  try {
+    return deleteInTransaction.immediate(afterSeq, limit, beforeMs)
+  } finally {
+    db.pragma("synchronous = FULL")
+  }
+}
 
 parentPort.on("message", (message) => {
   if (message.kind === "close") {
     db.close()
     parentPort.close()
+    return
+  }
+  if (message.kind === "delete") {
+    try {
+      const started = performance.now()
+      const rows = deleteBatch(message.afterSeq, message.limit, message.beforeMs)
+      let lastSeq
+      for (const row of rows) if (lastSeq === undefined || row.seq > lastSeq) lastSeq = row.seq
+      // How long the delete held this thread, apart from the appends queued before it:
+      // retention rests nine times that (Retention.ts in storage-sql).
+      parentPort.postMessage({ id: message.id, deleted: rows.length, lastSeq, busyMs: performance.now() - started })
+    } catch (error) {
+      parentPort.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) })
+    }
     return
   }
   try {

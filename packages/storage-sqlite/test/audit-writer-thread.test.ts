@@ -128,4 +128,40 @@ describe("audit writer thread", () => {
     expect(outcome.failure).toBeInstanceOf(StorageUnavailable)
     expect(outcome.failure?.message).toMatch(/no such table: audit/)
   }, 30_000)
+
+  it("retention deletes on the writer thread: every entry older than the retention goes, in several batches, the others stay", async () => {
+    const filename = dir.file("writer-retention")
+    const account = makeAccount().id
+    const now = Date.now()
+    const day = 86_400_000
+    // 1,200 entries ten days old (three delete batches of 500, the last one short) and 30 from today
+    const old = Array.from({ length: 1_200 }, (_, i) => auditRecord(account, now - 10 * day + i))
+    const recent = Array.from({ length: 30 }, (_, i) => auditRecord(account, now - 1_000 + i))
+    const count = (raw: Database, sql: string) => (raw.prepare(sql).all([])[0] as { n: number }).n
+    await Effect.runPromise(
+      Effect.flatMap(AuditLog, (audit) => Effect.forEach([...old, ...recent], audit.append, { concurrency: 50, discard: true })).pipe(
+        Effect.provide(SqliteStorageLive({ filename }))
+      )
+    )
+    const left = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function*() {
+          yield* Layer.build(SqliteStorageLive({ filename, auditRetentionDays: 2 }))
+          const raw = yield* Effect.acquireRelease(
+            Effect.sync(() => openDatabase(filename, { timeoutMs: 5_000 })),
+            (db) => Effect.sync(() => db.close())
+          )
+          // Retention runs at start, in the background: wait until it is done (or give up).
+          for (let i = 0; i < 300 && count(raw, `SELECT count(*) AS n FROM audit WHERE received_at_ms < ${now - 2 * day}`) > 0; i++) {
+            yield* Effect.sleep("20 millis")
+          }
+          return {
+            old: count(raw, `SELECT count(*) AS n FROM audit WHERE received_at_ms < ${now - 2 * day}`),
+            all: count(raw, "SELECT count(*) AS n FROM audit")
+          }
+        })
+      )
+    )
+    expect(left).toEqual({ old: 0, all: 30 })
+  }, 30_000)
 })

@@ -35,12 +35,23 @@ export const databaseUrl = (name: string): string => {
   return url.toString()
 }
 
-/** A new, empty database (dropped by `dropDatabases`, and at exit). */
-export const createDatabase = (): string => {
+/**
+ * A new database (dropped by `dropDatabases`, and at exit): empty, or a copy of the database at
+ * `templateUrl` (which nobody may be connected to).
+ */
+export const createDatabase = (templateUrl?: string): string => {
   const name = `${run}_s${++made}`
-  psql(ADMIN_URL, `CREATE DATABASE ${name}`)
+  const template = templateUrl === undefined ? "" : ` TEMPLATE ${new URL(templateUrl).pathname.slice(1)}`
+  psql(ADMIN_URL, `CREATE DATABASE ${name}${template}`)
   created.push(name)
   return databaseUrl(name)
+}
+
+/** Drops one database made by `createDatabase` now. */
+export const dropDatabase = (url: string): void => {
+  const name = new URL(url).pathname.slice(1)
+  psql(ADMIN_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  created.splice(created.indexOf(name), created.includes(name) ? 1 : 0)
 }
 
 export const dropDatabases = (): void => {

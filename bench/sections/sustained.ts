@@ -12,16 +12,17 @@
  * on disk, and GET /v1/audit/recent at the end (first page and a keyset page halfway down, over
  * HTTP, median of BENCH_SUSTAINED_PAGES requests each).
  *
- * Then retention, one store at a time, each of its rounds beside a round of (b): control rounds
- * on the server restarted with RIDEQUOTE_AUDIT_RETENTION_DAYS=2 and nothing old to delete; then
- * the server stopped, the older BENCH_SUSTAINED_RETENTION_FRACTION (0.9) of its audit pre-aged
- * by three days (one UPDATE), and restarted the same way, so retention deletes from the start
- * while quotes arrive at full speed; rounds go on until nothing old is left and
- * BENCH_SUSTAINED_RETENTION_ROUNDS more have run. Its cost is the ratio to (b) in the rounds
- * that ended with old rows still stored over the ratio to (b) in the control rounds: both phases
- * start with a restart and a warm-up.
+ * Then retention, one store at a time, on twins: the store's server stopped, its database is
+ * copied, the older BENCH_SUSTAINED_RETENTION_FRACTION (0.5) of the audit moved three days back
+ * in the original (one UPDATE; retention deletes it) and one day back in the copy (kept). Rounds
+ * in turn on the two, each on a server started for it with RIDEQUOTE_AUDIT_RETENTION_DAYS=2,
+ * warmed up, measured and stopped (one process at a time, so the original's deletes never run in
+ * the twin's round), until nothing old is left and BENCH_SUSTAINED_RETENTION_ROUNDS more have
+ * run. Retention's cost is the original's req/s ÷ the twin's in the rounds that ended with old
+ * rows still stored.
  */
-import { statSync } from "node:fs"
+import { execFileSync } from "node:child_process"
+import { existsSync, rmSync, statSync } from "node:fs"
 import { DateTime, Layer, ManagedRuntime, Redacted } from "effect"
 import type { AccountId, AuditQuery, RequestId } from "../../packages/core/src/index.js"
 import { AuditLog } from "../../packages/core/src/index.js"
@@ -31,7 +32,7 @@ import { SqliteClientLive } from "../../packages/storage-sqlite/src/index.js"
 import { join } from "node:path"
 import { http, quick } from "../lib/config.js"
 import { type LoadSpec, runLoad } from "../lib/load.js"
-import { createDatabase, postgresReachable, psql } from "../lib/postgres.js"
+import { createDatabase, dropDatabase, postgresReachable, psql } from "../lib/postgres.js"
 import { makeTempDir, pinned, spawnTracked, stop, threadCpuMicros, waitForListening, waitQuiet } from "../lib/procs.js"
 import { startSameWork } from "../lib/references.js"
 import { createAccount, issueToken, JWT_SECRET, probeQuote, quoteBody, type Server, serverCommand } from "../lib/ridequote.js"
@@ -57,7 +58,7 @@ const settings = {
   pages: env("BENCH_SUSTAINED_PAGES", quick ? 50 : 200),
   retentionRounds: env("BENCH_SUSTAINED_RETENTION_ROUNDS", quick ? 3 : 4),
   /** The older part of the audit pre-aged for retention to delete. */
-  retentionFraction: Math.min(1, env("BENCH_SUSTAINED_RETENTION_FRACTION", 0.9)),
+  retentionFraction: Math.min(1, env("BENCH_SUSTAINED_RETENTION_FRACTION", 0.5)),
   /** sqlite,postgres by default; PostgreSQL is skipped (reported) when unreachable. */
   stores: (process.env["BENCH_SUSTAINED_STORES"]?.trim() || "sqlite,postgres").split(",").map((s) => s.trim())
 }
@@ -74,6 +75,10 @@ interface Store {
   readonly preAge: (fraction: number, days: number) => { readonly rows: number; readonly maxSeq: number }
   /** Pre-aged rows (seq ≤ maxSeq) received before `beforeMs` still stored: a range of the primary key. */
   readonly countOld: (maxSeq: number, beforeMs: number) => number
+  /** A copy of the database (its server stopped), as a store of its own. */
+  readonly twin: () => Store
+  /** Deletes the database (a twin, once done). */
+  readonly drop: () => void
   /** Cursor of the row `depth` entries down the account's newest-first order. */
   readonly cursorAt: (account: string, depth: number) => { readonly receivedAt: string; readonly id: string } | undefined
 }
@@ -114,6 +119,20 @@ const sqliteStore = (file: string): Store => {
       withDb((db) =>
         db.prepare<{ n: number }>("SELECT count(*) AS n FROM audit WHERE seq <= ? AND received_at_ms < ?").get(maxSeq, beforeMs)?.n ?? 0
       ),
+    twin: () => {
+      const copy = `${file}-twin.db`
+      withDb((db) => db.pragma("wal_checkpoint(TRUNCATE)"))
+      // Copied by another process: a close() of the file in this one would drop the POSIX locks
+      // the driver's connections here still hold on it (SQLite's "how to corrupt", 2.2); an
+      // in-process copyFileSync did corrupt a run. The log goes along in case a reader kept
+      // the checkpoint from finishing.
+      execFileSync("cp", [file, copy])
+      if (existsSync(`${file}-wal`)) execFileSync("cp", [`${file}-wal`, `${copy}-wal`])
+      return sqliteStore(copy)
+    },
+    drop: () => {
+      for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true })
+    },
     cursorAt: (account, depth) =>
       withDb((db) => {
         const row = db.prepare<{ t: number; id: string }>(
@@ -138,6 +157,8 @@ const postgresStore = (url: string): Store => ({
   },
   countOld: (maxSeq, beforeMs) =>
     Number(psql(url, `SELECT count(*) FROM audit WHERE seq <= ${Math.floor(maxSeq)} AND received_at_ms < ${Math.floor(beforeMs)}`)),
+  twin: () => postgresStore(createDatabase(url)),
+  drop: () => dropDatabase(url),
   cursorAt: (account, depth) => {
     const out = psql(
       url,
@@ -170,7 +191,6 @@ interface Contender {
 
 const phaseLabel: Record<Round["phase"], string> = {
   sustained: "",
-  "retention-control": "retention control ",
   retention: "retention deleting ",
   "retention-after": "retention after "
 }
@@ -185,8 +205,8 @@ interface RetentionState {
 
 interface Round {
   readonly round: number
-  /** retention: old rows remained when the round began; -control: before any were pre-aged; -after: none left. */
-  readonly phase: "sustained" | "retention-control" | "retention" | "retention-after"
+  /** retention: old rows remained when the round began; retention-after: none left. */
+  readonly phase: "sustained" | "retention" | "retention-after"
   readonly config: string
   readonly rps: number
   readonly p99: number
@@ -384,52 +404,63 @@ export const sustainedSection: Section = {
         )
       }
 
-      // Retention, one store at a time, each round of the store beside a round of (b):
-      // 1. control: the server restarted with RIDEQUOTE_AUDIT_RETENTION_DAYS=2 and nothing old
-      //    to delete, BENCH_SUSTAINED_RETENTION_ROUNDS rounds;
-      // 2. the server stopped, the older BENCH_SUSTAINED_RETENTION_FRACTION of its audit pre-aged
-      //    by three days (one UPDATE), restarted the same way: retention deletes from the start.
-      //    Rounds go on while old rows remain, then BENCH_SUSTAINED_RETENTION_ROUNDS more.
-      // Both phases begin with a restart and a warm-up, so neither carries a fresher process.
-      // Its cost: ÷ (b) in the rounds that ended with old rows still stored (deleting all the
-      // round long) over ÷ (b) in the control rounds.
+      // Retention, one store at a time, on twins. The store's server stopped, its database is
+      // copied; the older BENCH_SUSTAINED_RETENTION_FRACTION of the audit is moved three days
+      // back in the original (retention deletes it) and one day back in the copy (kept: the same
+      // UPDATE, so both were rewritten alike). Then rounds in turn, each on a server started for
+      // it with RIDEQUOTE_AUDIT_RETENTION_DAYS=2, warmed up, measured and stopped: only one
+      // process runs at a time, so the original's deletes (which start with its process) never
+      // run in the twin's rounds. Cost: the original's req/s ÷ the twin's in the rounds that ended
+      // with old rows still stored; once everything is deleted the same ratio shows how alike the
+      // twins are. (A ratio to (b) in rounds before and after the pre-ageing, tried first, swung
+      // ×0.7-×2 with (b)'s own fsync stalls on this machine; stopping the idle twin with SIGSTOP
+      // instead of restarts froze retention mid-batch, which then rested nine times the pause.)
       const retention = new Map<string, RetentionState>()
-      const retentionRound = async (c: Contender, r: number, phase: Round["phase"], aged?: { maxSeq: number }) => {
-        const pair = [c, reference].filter((x): x is Contender => x !== undefined)
-        let storeLeft: number | undefined
-        for (const x of r % 2 === 0 ? pair : [...pair].reverse()) {
-          const m = await measure(x, r, phase, settings.roundS)
-          const left = x.store !== undefined && aged !== undefined ? x.store.countOld(aged.maxSeq, Date.now() - 2 * DAY_MS) : undefined
-          rounds.push(left === undefined ? m : { ...m, agedLeft: left })
-          log(`${phase} round ${r + 1} ${x.name}: ${Math.round(m.rps)} req/s${left === undefined ? "" : `, ${left.toLocaleString("en-US")} old rows left`}`)
-          storeLeft ??= left
-        }
-        return storeLeft
-      }
+      const twins = new Map<string, string>()
+      const retained = { RIDEQUOTE_AUDIT_RETENTION_DAYS: "2" }
       let retentionRoundNo = 0
       for (const c of contenders) {
         const store = c.store
         if (store === undefined) continue
         await c.server.stop()
-        c.server = await serve(dir, store.database, { RIDEQUOTE_AUDIT_RETENTION_DAYS: "2" })
-        await runLoad(c.server.url, c.spec, { durationS: http.warmupS })
-        log(`retention ${store.name}: control rounds (restarted with RIDEQUOTE_AUDIT_RETENTION_DAYS=2, nothing old)`)
-        for (let r = 0; r < settings.retentionRounds; r++) await retentionRound(c, retentionRoundNo++, "retention-control")
-        await c.server.stop()
+        const copy = store.twin()
         const aged = store.preAge(settings.retentionFraction, 3)
-        c.server = await serve(dir, store.database, { RIDEQUOTE_AUDIT_RETENTION_DAYS: "2" })
-        const started = Date.now()
-        await runLoad(c.server.url, c.spec, { durationS: http.warmupS })
-        log(`retention ${store.name}: ${aged.rows.toLocaleString("en-US")} rows pre-aged; restarted with RIDEQUOTE_AUDIT_RETENTION_DAYS=2`)
+        copy.preAge(settings.retentionFraction, 1)
+        const twin = { name: `${c.name} twin`, spec: c.spec, quotes: 0, database: copy.database }
+        twins.set(c.name, twin.name)
+        log(`retention ${store.name}: ${aged.rows.toLocaleString("en-US")} rows pre-aged; rounds on it and its twin, each on a fresh server with RIDEQUOTE_AUDIT_RETENTION_DAYS=2`)
         const state: RetentionState = { aged: aged.rows, left: aged.rows, seconds: Number.NaN }
         retention.set(store.name, state)
-        let after = 0
-        for (let r = 0; r < settings.maxRounds && after < settings.retentionRounds; r++) {
-          const wasDeleting = state.left > 0
-          const left = await retentionRound(c, retentionRoundNo++, wasDeleting ? "retention" : "retention-after", aged) ?? 0
-          if (!wasDeleting) after++
-          if (state.left > 0 && left === 0) state.seconds = (Date.now() - started) / 1000
-          state.left = left
+        let runningMs = 0
+        try {
+          let after = 0
+          for (let r = 0; r < settings.maxRounds && after < settings.retentionRounds; r++) {
+            const phase: Round["phase"] = state.left > 0 ? "retention" : "retention-after"
+            const round = retentionRoundNo++
+            for (const original of r % 2 === 0 ? [true, false] : [false, true]) {
+              const started = Date.now()
+              const server = await serve(dir, original ? store.database : twin.database, retained)
+              const x: Contender = original ? c : { ...twin, server }
+              if (original) c.server = server
+              try {
+                await runLoad(server.url, x.spec, { durationS: http.warmupS })
+                const m = await measure(x, round, phase, settings.roundS)
+                if (original) {
+                  const left = store.countOld(aged.maxSeq, Date.now() - 2 * DAY_MS)
+                  runningMs += Date.now() - started
+                  if (state.left > 0 && left === 0) state.seconds = runningMs / 1000
+                  state.left = left
+                }
+                rounds.push(original ? { ...m, agedLeft: state.left } : m)
+                log(`${phase} round ${r + 1} ${x.name}: ${Math.round(m.rps)} req/s${original ? `, ${state.left.toLocaleString("en-US")} old rows left` : ""}`)
+              } finally {
+                await server.stop()
+              }
+            }
+            if (phase === "retention-after") after++
+          }
+        } finally {
+          copy.drop()
         }
       }
 
@@ -450,18 +481,22 @@ export const sustainedSection: Section = {
         const toRef = ratioToReference(sustained, c.name, "(b)")
         const toRefFirst = ratioToReference(sustained.filter((r) => firstRounds.has(r.round)), c.name, "(b)")
         const toRefLast = ratioToReference(sustained.filter((r) => lastRounds.has(r.round)), c.name, "(b)")
-        // Retention: the store's rounds that ended with pre-aged rows still stored (deleting
-        // all the round long) against its control rounds; a round in which the deleting ended
-        // counts in neither.
+        // Retention: the store's rounds that ended with pre-aged rows still stored (deleting all
+        // the round long) against its twin's rounds of the same number.
         const mineAll = rounds.filter((r) => r.config === c.name)
-        const paired = (phase: Round["phase"], keep: (r: Round) => boolean = () => true) => {
-          const own = new Set(mineAll.filter((r) => r.phase === phase && keep(r)).map((r) => r.round))
-          return rounds.filter((r) => r.phase === phase && own.has(r.round))
-        }
-        const toRefControl = ratioToReference(paired("retention-control"), c.name, "(b)")
-        const toRefRetention = ratioToReference(paired("retention", (r) => (r.agedLeft ?? 0) > 0), c.name, "(b)")
-        const toRefDone = ratioToReference(paired("retention-after"), c.name, "(b)")
-        const retentionCost = toRefRetention.median / toRefControl.median
+        const twinName = twins.get(c.name) ?? ""
+        const twinRounds = new Map(rounds.filter((r) => r.config === twinName).map((r) => [r.round, r]))
+        const toTwin = (keep: (r: Round) => boolean) =>
+          mineAll.filter(keep).flatMap((r) => {
+            const t = twinRounds.get(r.round)
+            return t === undefined ? [] : [{ rps: r.rps / t.rps, cpu: (r.mainCpuUs + r.busiestThreadCpuUs + r.otherCpuUs) / (t.mainCpuUs + t.busiestThreadCpuUs + t.otherCpuUs) }]
+          })
+        const deletingPairs = toTwin((r) => r.phase === "retention" && (r.agedLeft ?? 0) > 0)
+        const afterPairs = toTwin((r) => r.phase === "retention-after")
+        const toTwinDeleting = spread(deletingPairs.map((p) => p.rps))
+        const toTwinAfter = spread(afterPairs.map((p) => p.rps))
+        const cpuDeleting = spread(deletingPairs.map((p) => p.cpu))
+        const retentionCost = toTwinDeleting.median
         const end = ends.get(store.name)
         const state = retention.get(store.name)
         perStore[store.name] = {
@@ -470,9 +505,9 @@ export const sustainedSection: Section = {
           toRef,
           toRefFirst,
           toRefLast,
-          toRefControl,
-          toRefRetention,
-          toRefDone,
+          toTwinDeleting,
+          toTwinAfter,
+          cpuDeleting,
           retentionCost,
           end,
           retention: state
@@ -482,7 +517,7 @@ export const sustainedSection: Section = {
             table(
               ["round", "req/s", "(b) req/s", "÷ (b)", "quotes so far", "p99 ms", "event loop µs/req", "busiest other thread µs/req", "other threads µs/req", "non-2xx"],
               mineAll.map((r) => {
-                const ref = rounds.find((x) => x.config === "(b)" && x.round === r.round && x.phase === r.phase)
+                const ref = rounds.find((x) => (x.config === "(b)" || x.config === twinName) && x.round === r.round && x.phase === r.phase)
                 return [
                   `${phaseLabel[r.phase]}${r.round + 1}` +
                     (r.agedLeft === undefined ? "" : ` (${r.agedLeft.toLocaleString("en-US")} old left)`),
@@ -509,9 +544,10 @@ export const sustainedSection: Section = {
             (state === undefined
               ? ""
               : `Retention: ${state.aged.toLocaleString("en-US")} rows pre-aged, ${state.left.toLocaleString("en-US")} left at the end` +
-                (Number.isFinite(state.seconds) ? `, all deleted ${fmt(state.seconds)} s after the restart (${fmt(state.aged / state.seconds)} rows/s)` : "") +
-                `; ÷ (b) in the ${toRefRetention.n} rounds deleting all along ${fmtRatio(toRefRetention)}, in the ${toRefControl.n} control rounds ` +
-                `(restarted, nothing to delete) ${fmtRatio(toRefControl)}: ×${retentionCost.toFixed(2)}; after it was done (same process) ${fmtRatio(toRefDone)}.`)
+                (Number.isFinite(state.seconds) ? `, all deleted in ${fmt(state.seconds)} s of the server running (${fmt(state.aged / state.seconds)} rows/s)` : "") +
+                `; req/s ÷ its twin's (the same database, nothing to delete) in the ${toTwinDeleting.n} rounds deleting all along ` +
+                `${fmtRatio(toTwinDeleting)} (CPU per request ${fmtRatio(cpuDeleting)}), in the ${toTwinAfter.n} rounds once done ${fmtRatio(toTwinAfter)}. ` +
+                `In the retention rows, the (b) columns hold the twin's round.`)
         )
         // Quotes recorded by the end of the sustained rounds (the retention rounds come after).
         const sustainedQuotes = mine.at(-1)?.quotesSoFar ?? 0
@@ -530,7 +566,7 @@ export const sustainedSection: Section = {
             pass: end === undefined || !Number.isFinite(end.inProcess.deep) ? undefined : end.inProcess.deep <= 1
           },
           {
-            what: `${store.name}: throughput while retention deletes ÷ without (÷ (b), deleting vs control rounds)`,
+            what: `${store.name}: throughput while retention deletes ÷ without (÷ its twin, same rounds)`,
             target: "≥ 0.9",
             value: Number.isFinite(retentionCost) ? `×${retentionCost.toFixed(2)}` : "–",
             pass: Number.isFinite(retentionCost) ? retentionCost >= 0.9 : undefined

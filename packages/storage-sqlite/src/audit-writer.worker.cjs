@@ -56,7 +56,7 @@ parentPort.on("message", (message) => {
       let lastSeq
       for (const row of rows) if (lastSeq === undefined || row.seq > lastSeq) lastSeq = row.seq
       // How long the delete held this thread, apart from the appends queued before it:
-      // retention rests nine times that (Retention.ts in storage-sql).
+      // retention rests nineteen times that (Retention.ts in storage-sql).
       parentPort.postMessage({ id: message.id, deleted: rows.length, lastSeq, busyMs: performance.now() - started })
     } catch (error) {
       parentPort.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) })

@@ -5,6 +5,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { MarketsLive, SHIPPED_MARKETS_DIR } from "@ridequote/markets"
 import { BacktestQuotesLive, runBacktest } from "@ridequote/markets/fitting"
+import { MARKETS_COMMAND } from "./shippedScripts.js"
 
 const Markets = MarketsLive({ dir: SHIPPED_MARKETS_DIR, fallbackToSample: true })
 const Live = BacktestQuotesLive.pipe(Layer.provide(Markets), Layer.provideMerge(NodeFileSystem.layer))
@@ -106,8 +107,9 @@ describe("backtest", () => {
         const fs = yield* FileSystem.FileSystem
         // 45k lines ≈ 119 MB of output (2.65 KB a line: four NYC offers, each with the tariff,
         // records and level it rests on), more than twice the child's whole heap limit of 48 MB
-        // (of which the runtime and the shipped markets use ~32 MB): it only goes through if
-        // lines are written as they are read. (100k lines took 70 s for the same proof.)
+        // (of which the runtime and the shipped markets use a good part): it only goes through
+        // if lines are written as they are read. (100k lines took 70 s for the same proof.) The
+        // child is the markets command bundled by the test run's global setup.
         const count = 45_000
         const chunk: Array<string> = []
         for (let i = 0; i < count; i++) {
@@ -122,7 +124,7 @@ describe("backtest", () => {
         yield* fs.writeFileString(input, chunk.join("\n") + "\n")
         const run = spawnSync(
           process.execPath,
-          ["--max-old-space-size=48", "--import", "tsx", "packages/markets/src/bin.ts", "backtest", "--input", input, "--output", output, "--quiet"],
+          ["--max-old-space-size=48", MARKETS_COMMAND, "backtest", "--input", input, "--output", output, "--quiet"],
           { encoding: "utf8", timeout: 900_000 }
         )
         expect(run.stderr).toBe("")

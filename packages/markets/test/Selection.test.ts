@@ -6,15 +6,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { execFile } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { pathToFileURL } from "node:url"
 import { promisify } from "node:util"
 import { marketsSelection, SHIPPED_MARKETS_DIR } from "@ridequote/markets"
+import { MARKETS_COMMAND } from "./shippedScripts.js"
 
-const BIN = join(import.meta.dirname, "..", "src", "bin.ts")
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href
 
 describe("which markets a command prices on", () => {
   it("no --markets: the shipped models, the sample fallback only when turned on", () => {
@@ -44,7 +41,7 @@ describe("which markets a command prices on", () => {
       const providers = async (...extra: Array<string>) => {
         const { stderr, stdout } = await promisify(execFile)(
           process.execPath,
-          ["--import", TSX, BIN, "backtest", "--input", "trips.jsonl", "--output", "quotes.jsonl", "--json", "--quiet", ...extra],
+          [MARKETS_COMMAND, "backtest", "--input", "trips.jsonl", "--output", "quotes.jsonl", "--json", "--quiet", ...extra],
           { cwd: dir, timeout: 120_000 }
         )
         expect(stderr).toBe("")

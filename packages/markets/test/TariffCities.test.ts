@@ -138,6 +138,16 @@ describe("Berlin: Senate tariff of 2022-12-20", () => {
     expect(meterAmount(meter, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(29.3, 10)
     expect(meterAmount(meter, { meterKm: 7 + 32 * (0.2 / 2.1), meterSeconds: 0 })).toBeCloseTo(29.5, 10)
   })
+  it("charges waiting (also in traffic) at €33 an hour in €0.20 steps below the crossover speed", () => {
+    // €33/h is €0.20 per 21.82 s: 10 minutes are 27 completed steps (€5.40) on top of 5 km
+    // (€17.90), and a step is only charged once its 21.82 s are full.
+    expect(meterAmount(meter, { meterKm: 5, meterSeconds: 600 })).toBeCloseTo(17.9 + 5.4, 10)
+    expect(meterAmount(meter, { meterKm: 5, meterSeconds: 21 })).toBeCloseTo(17.9, 10)
+    expect(meterAmount(meter, { meterKm: 5, meterSeconds: 22 })).toBeCloseTo(18.1, 10)
+    // An hour's wait is €33.00 (165 steps): the rate as the tariff states it.
+    expect(meterAmount(meter, { meterKm: 0, meterSeconds: 3600 }) - 4.3).toBeCloseTo(33, 10)
+    expect(meter.time.crossoverKmh).toBeCloseTo(33 / 2.8, 10)
+  })
   it("from BER: Tarifstufe 3 (€2.60/km to 5 km, €2.00/km after) plus €1.50; Großraumtaxi +€6", () => {
     const market = marketOf("berlin")
     const ber = market.tariffs.locate({ latitude: 52.3667, longitude: 13.5033 })

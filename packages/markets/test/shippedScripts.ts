@@ -3,6 +3,7 @@
  * package.json and run the way pnpm runs them, for the shipped-model tests.
  */
 import { expect } from "@effect/vitest"
+import { inject } from "vitest"
 import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -22,9 +23,16 @@ export const commandsOf = (script: string): Array<Array<string>> =>
     return args.slice(2)
   })
 
+/**
+ * The markets program (src/bin.ts, what `tsx src/bin.ts` runs), bundled from this run's sources
+ * by the test run's global setup (tools/build-before-tests.ts): tsx would compile the sources
+ * again in every child, ~3 s of CPU each.
+ */
+export const MARKETS_COMMAND: string = inject("marketsCommand")
+
 /** Runs the markets program; asynchronously, so the test worker stays responsive meanwhile. */
 export const run = async (args: ReadonlyArray<string>): Promise<string> =>
-  (await promisify(execFile)(process.execPath, ["--import", "tsx", "src/bin.ts", ...args], {
+  (await promisify(execFile)(process.execPath, [MARKETS_COMMAND, ...args], {
     cwd: PACKAGE,
     timeout: 600_000,
     maxBuffer: 64 * 1024 * 1024

@@ -26,6 +26,10 @@ export const quantilesAt = (sample: ReadonlyArray<number>, levels: ReadonlyArray
   return levels.map((q) => quantile(sorted, q))
 }
 
+/** One quantile of a sample already sorted ascending, read in place (NaN for an empty one). */
+export const sortedQuantile = (sorted: ArrayLike<number>, q: number): number =>
+  sorted.length === 0 ? Number.NaN : quantile(sorted as unknown as Arr.NonEmptyReadonlyArray<number>, q)
+
 /** One quantile of an unsorted sample (NaN for an empty one). */
 export const sampleQuantile = (sample: ReadonlyArray<number>, q: number): number => quantilesAt(sample, [q])[0] ?? Number.NaN
 

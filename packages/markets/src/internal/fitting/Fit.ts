@@ -38,7 +38,7 @@ import { baseFare } from "../CalibratedMarket.js"
 import { accumulate, normalEquations, solveNonNegative } from "./LinearModel.js"
 import { bucketCount, MODEL_FORMAT, MODEL_VERSION, timeBucketCount } from "../ModelFile.js"
 import type { BaseFare, Buckets, MarketModel, ProviderModel, ProviderResiduals, Regime } from "../ModelFile.js"
-import { blendQuantiles, interpolateQuantile, monotone, QUANTILE_LEVELS, quantilesAt, sampleQuantile } from "../Quantiles.js"
+import { blendQuantiles, interpolateQuantile, monotone, QUANTILE_LEVELS, quantilesAt, sampleQuantile, sortedQuantile } from "../Quantiles.js"
 import { inferRoute } from "./RouteInference.js"
 import { RECALIBRATION_GRID, rereadLevels } from "./Recalibration.js"
 import { wallClock } from "../LocalClock.js"
@@ -191,28 +191,36 @@ const fitBaseFare = (buckets: Buckets, rows: ReadonlyArray<Row>): BaseFare | und
   const p = 2 + nt + knots.length
   // Each row's features, once: the six reweighting passes read them twice each (building them
   // per pass was a fifth of `market evaluate`'s CPU).
-  const x = new Float64Array(rows.length * p)
+  const n = rows.length
+  const x = new Float64Array(n * p)
   rows.forEach((r, i) => features(buckets, knots, r, x.subarray(i * p, (i + 1) * p)))
-  const weights = new Float64Array(rows.length).fill(1)
+  const prices = Float64Array.from(rows, (r) => r.price)
+  const weights = new Float64Array(n).fill(1)
+  // Reused by every pass: the residuals, and their absolute values sorted for the median.
+  const resid = new Float64Array(n)
+  const absResid = new Float64Array(n)
   let beta: Array<number> | undefined
   for (let iter = 0; iter < 6; iter++) {
     const eq = normalEquations(p)
-    rows.forEach((r, i) => accumulate(eq, x.subarray(i * p, (i + 1) * p), r.price, weights[i] ?? 1))
+    for (let i = 0; i < n; i++) accumulate(eq, x, prices[i] ?? 0, weights[i] ?? 1, i * p)
     // The km, minute and knot rates are ≥ 0, so the base fare never falls as km or minutes grow.
     beta = solveNonNegative(eq, Array.from({ length: p }, (_, j) => j === 1 || j === 2 || j >= 2 + nt))
     if (beta === undefined) return undefined
-    const b = beta
-    const resid = rows.map((r, i) => {
+    const b = Float64Array.from(beta)
+    for (let i = 0; i < n; i++) {
       let fit = 0
       for (let j = 0; j < p; j++) fit += (b[j] ?? 0) * (x[i * p + j] ?? 0)
-      return r.price - fit
-    })
+      const e = (prices[i] ?? 0) - fit
+      resid[i] = e
+      absResid[i] = Math.abs(e)
+    }
     // Huber's k = 1.345 σ with σ from the median absolute deviation.
-    const scale = 1.4826 * median(resid.map(Math.abs)) || 1
+    const scale = 1.4826 * sortedQuantile(absResid.sort(), 0.5) || 1
     const k = 1.345 * scale
-    resid.forEach((e, i) => {
-      weights[i] = Math.abs(e) <= k ? 1 : k / Math.abs(e)
-    })
+    for (let i = 0; i < n; i++) {
+      const e = Math.abs(resid[i] ?? 0)
+      weights[i] = e <= k ? 1 : k / e
+    }
   }
   if (beta === undefined) return undefined
   const floor = Math.max(0.01, sampleQuantile(rows.map((r) => r.price), 0.005) || 0.01)

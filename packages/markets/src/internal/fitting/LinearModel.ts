@@ -28,21 +28,23 @@ let nonZero = new Int32Array(16)
  * Adds one observation (feature row `x`, response `y`, weight `w`). Only non-zero features are
  * visited: the time-of-week dummies are one-hot, so most products are zero, and adding a zero
  * product leaves a sum as it was, bit for bit (the fit of the same rows is the same file).
+ * `offset`: where the row starts in `x`, so that the rows of one flat array are read in place
+ * (a view per row and pass was the largest allocation of a fit).
  */
-export const accumulate = (eq: NormalEquations, x: ArrayLike<number>, y: number, w = 1): void => {
+export const accumulate = (eq: NormalEquations, x: ArrayLike<number>, y: number, w = 1, offset = 0): void => {
   const p = eq.size
   if (nonZero.length < p) nonZero = new Int32Array(p)
   let k = 0
-  for (let j = 0; j < p; j++) if ((x[j] ?? 0) !== 0) nonZero[k++] = j
+  for (let j = 0; j < p; j++) if ((x[offset + j] ?? 0) !== 0) nonZero[k++] = j
   for (let a = 0; a < k; a++) {
     const i = nonZero[a] ?? 0
-    const xi = (x[i] ?? 0) * w
+    const xi = (x[offset + i] ?? 0) * w
     if (xi === 0) continue
     eq.xty[i] = (eq.xty[i] ?? 0) + xi * y
     const row = i * p
     for (let b = 0; b < k; b++) {
       const j = nonZero[b] ?? 0
-      eq.xtx[row + j] = (eq.xtx[row + j] ?? 0) + xi * (x[j] ?? 0)
+      eq.xtx[row + j] = (eq.xtx[row + j] ?? 0) + xi * (x[offset + j] ?? 0)
     }
   }
   eq.count++

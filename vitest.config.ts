@@ -13,7 +13,7 @@ export default defineConfig({
     setupFiles: ["./tools/effect-vitest-reset.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Integration tests start servers and child processes; two cores here. Each fork runs
+    // Integration tests start servers and child processes. Each fork runs
     // file after file with the modules it has loaded (isolate: false): a fresh process per file
     // loaded effect and the workspace sources again every time, about 2 s of CPU a file (collect
     // 313 s -> 73 s summed over the run). No test mocks modules or changes process-wide settings;
@@ -22,6 +22,11 @@ export default defineConfig({
     // The slowest files first, also on a fresh clone without vitest's cache of durations.
     sequence: { sequencer: LongestFirstSequencer },
     pool: "forks",
-    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } }
+    // Three forks on two cores: a fork waiting on a child process, a server or a timer leaves
+    // its core to the others (the run used 176 % of the two cores with two forks; 206 -> 188 s
+    // wall with two, 177 s with three, 2026-11-26 quiet machine). minForks = maxForks: a pool
+    // that shrinks terminates idle forks at the end of the run, which tinypool 1.1 can report
+    // as an unhandled "Terminating worker thread" (seen once here; vitest-dev/vitest#8564).
+    poolOptions: { forks: { maxForks: 3, minForks: 3, isolate: false } }
   }
 })

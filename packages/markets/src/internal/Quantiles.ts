@@ -26,6 +26,57 @@ export const quantilesAt = (sample: ReadonlyArray<number>, levels: ReadonlyArray
   return levels.map((q) => quantile(sorted, q))
 }
 
+/**
+ * The median of a sample (`quantile` at 0.5, type 7), reordering `values` in place: a selection
+ * of the middle element(s) in linear time instead of a sort (the fit takes the median of ~200k
+ * residuals six times per regression). Exactly the value a sort gives: the same element, or the
+ * same two averaged by the same formula. NaN for an empty sample; a sample holding NaN is sorted.
+ */
+export const medianInPlace = (values: Float64Array): number => {
+  const n = values.length
+  if (n === 0) return Number.NaN
+  for (let i = 0; i < n; i++) if (Number.isNaN(values[i])) return sortedQuantile(values.sort(), 0.5)
+  const h = (n - 1) * 0.5
+  const lo = Math.floor(h)
+  const below = selectInPlace(values, lo)
+  let above = below
+  if (lo + 1 < n) {
+    // Everything after `lo` is ≥ the element at `lo`: the next order statistic is their least.
+    above = Number.POSITIVE_INFINITY
+    for (let i = lo + 1; i < n; i++) if ((values[i] ?? 0) < above) above = values[i] ?? 0
+  }
+  return below + (h - lo) * (above - below)
+}
+
+/** Hoare's selection: reorders `a` so that a[k] is its k-th smallest, smaller ones before, larger after. */
+const selectInPlace = (a: Float64Array, k: number): number => {
+  let left = 0
+  let right = a.length - 1
+  while (right > left) {
+    // Median of three as the pivot, against sorted or constant runs.
+    const mid = (left + right) >> 1
+    const x = a[left] ?? 0, y = a[mid] ?? 0, z = a[right] ?? 0
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y)
+    let i = left
+    let j = right
+    while (i <= j) {
+      while ((a[i] ?? 0) < pivot) i++
+      while ((a[j] ?? 0) > pivot) j--
+      if (i <= j) {
+        const t = a[i] ?? 0
+        a[i] = a[j] ?? 0
+        a[j] = t
+        i++
+        j--
+      }
+    }
+    if (k <= j) right = j
+    else if (k >= i) left = i
+    else return a[k] ?? 0
+  }
+  return a[k] ?? 0
+}
+
 /** One quantile of a sample already sorted ascending, read in place (NaN for an empty one). */
 export const sortedQuantile = (sorted: ArrayLike<number>, q: number): number =>
   sorted.length === 0 ? Number.NaN : quantile(sorted as unknown as Arr.NonEmptyReadonlyArray<number>, q)

@@ -38,7 +38,7 @@ import { baseFare } from "../CalibratedMarket.js"
 import { accumulate, normalEquations, solveNonNegative } from "./LinearModel.js"
 import { bucketCount, MODEL_FORMAT, MODEL_VERSION, timeBucketCount } from "../ModelFile.js"
 import type { BaseFare, Buckets, MarketModel, ProviderModel, ProviderResiduals, Regime } from "../ModelFile.js"
-import { blendQuantiles, interpolateQuantile, monotone, QUANTILE_LEVELS, quantilesAt, sampleQuantile, sortedQuantile } from "../Quantiles.js"
+import { blendQuantiles, interpolateQuantile, medianInPlace, monotone, QUANTILE_LEVELS, quantilesAt, sampleQuantile } from "../Quantiles.js"
 import { inferRoute } from "./RouteInference.js"
 import { RECALIBRATION_GRID, rereadLevels } from "./Recalibration.js"
 import { wallClock } from "../LocalClock.js"
@@ -140,7 +140,7 @@ export const providerSlug = (name: string): string =>
   name.toLowerCase().replace(/&/g, " and ").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64)
     .replace(/-+$/g, "") || "other"
 
-const median = (xs: ReadonlyArray<number>): number => sampleQuantile(xs, 0.5)
+const median = (xs: ReadonlyArray<number>): number => medianInPlace(Float64Array.from(xs))
 
 /**
  * Geographic sanity: a pickup or drop-off farther than MARKET_RADIUS_KM from the median pickup
@@ -215,7 +215,7 @@ const fitBaseFare = (buckets: Buckets, rows: ReadonlyArray<Row>): BaseFare | und
       absResid[i] = Math.abs(e)
     }
     // Huber's k = 1.345 σ with σ from the median absolute deviation.
-    const scale = 1.4826 * sortedQuantile(absResid.sort(), 0.5) || 1
+    const scale = 1.4826 * medianInPlace(absResid) || 1
     const k = 1.345 * scale
     for (let i = 0; i < n; i++) {
       const e = Math.abs(resid[i] ?? 0)

@@ -23,8 +23,8 @@ export default defineConfig({
     sequence: { sequencer: LongestFirstSequencer },
     pool: "forks",
     // Three forks on two cores: a fork waiting on a child process, a server or a timer leaves
-    // its core to the others (the run used 176 % of the two cores with two forks; 206 -> 188 s
-    // wall with two, 177 s with three, 2026-11-26 quiet machine). minForks = maxForks: a pool
+    // its core to the others (two forks used 176 % of the two cores; 188 s with two, 177 s with
+    // three, back to back on the same loaded machine, 2026-11-26). minForks = maxForks: a pool
     // that shrinks terminates idle forks at the end of the run, which tinypool 1.1 can report
     // as an unhandled "Terminating worker thread" (seen once here; vitest-dev/vitest#8564).
     poolOptions: { forks: { maxForks: 3, minForks: 3, isolate: false } }

@@ -63,8 +63,19 @@ const importMetaUrlPlugin = (outdir) => ({
   }
 })
 
-// CommonJS dependencies (pg, …) call require(); an ES module has none of its own.
-const REQUIRE_BANNER = "import { createRequire as __ridequoteCreateRequire } from \"node:module\"; const require = __ridequoteCreateRequire(import.meta.url);"
+/** What every bundle of a workspace entry shares: Node 20 ESM, the externals, `import.meta.url` of the sources. */
+const bundleOptions = (entry, outdir) => ({
+  entryPoints: { bin: entry },
+  outdir,
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  external: EXTERNAL,
+  // CommonJS dependencies (pg, …) call require(); an ES module has none of its own.
+  banner: { js: "import { createRequire as __ridequoteCreateRequire } from \"node:module\"; const require = __ridequoteCreateRequire(import.meta.url);" },
+  plugins: [importMetaUrlPlugin(outdir)]
+})
 
 /**
  * One self-contained bundle of another workspace command-line entry (`entry`, a .ts file) into
@@ -75,18 +86,7 @@ const REQUIRE_BANNER = "import { createRequire as __ridequoteCreateRequire } fro
 export const bundleCommand = async ({ entry, outdir }) => {
   const esbuild = await import("esbuild")
   rmSync(outdir, { recursive: true, force: true })
-  await esbuild.build({
-    entryPoints: { bin: entry },
-    outdir,
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    external: EXTERNAL,
-    banner: { js: REQUIRE_BANNER },
-    logLevel: "error",
-    plugins: [importMetaUrlPlugin(outdir)]
-  })
+  await esbuild.build({ ...bundleOptions(entry, outdir), logLevel: "error" })
   writeFileSync(join(outdir, "package.json"), JSON.stringify({ type: "module" }) + "\n")
   return join(outdir, "bin.js")
 }
@@ -98,23 +98,17 @@ export const build = async ({ quiet = false } = {}) => {
   const staging = `${DIST_DIR}.${process.pid}.tmp`
   rmSync(staging, { recursive: true, force: true })
   const result = await esbuild.build({
-    entryPoints: { bin: ENTRY },
+    // Written to `staging`, run from DIST_DIR: import.meta.url is computed for the latter.
+    ...bundleOptions(ENTRY, DIST_DIR),
     outdir: staging,
-    bundle: true,
     splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    external: EXTERNAL,
-    banner: { js: REQUIRE_BANNER },
     sourcemap: "linked",
     sourcesContent: false,
     minifyWhitespace: true,
     minifySyntax: true,
     legalComments: "none",
     metafile: true,
-    logLevel: quiet ? "error" : "warning",
-    plugins: [importMetaUrlPlugin(DIST_DIR)]
+    logLevel: quiet ? "error" : "warning"
   })
   const inputs = Object.keys(result.metafile.inputs)
     .map((input) => resolve(process.cwd(), input))

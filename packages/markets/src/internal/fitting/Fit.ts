@@ -196,9 +196,9 @@ const fitBaseFare = (buckets: Buckets, rows: ReadonlyArray<Row>): BaseFare | und
   rows.forEach((r, i) => features(buckets, knots, r, x.subarray(i * p, (i + 1) * p)))
   const prices = Float64Array.from(rows, (r) => r.price)
   const weights = new Float64Array(n).fill(1)
-  // Reused by every pass: the residuals, and their absolute values sorted for the median.
-  const resid = new Float64Array(n)
+  // Reused by every pass: the absolute residuals, and a copy the median reorders.
   const absResid = new Float64Array(n)
+  const scratch = new Float64Array(n)
   let beta: Array<number> | undefined
   for (let iter = 0; iter < 6; iter++) {
     const eq = normalEquations(p)
@@ -210,15 +210,14 @@ const fitBaseFare = (buckets: Buckets, rows: ReadonlyArray<Row>): BaseFare | und
     for (let i = 0; i < n; i++) {
       let fit = 0
       for (let j = 0; j < p; j++) fit += (b[j] ?? 0) * (x[i * p + j] ?? 0)
-      const e = (prices[i] ?? 0) - fit
-      resid[i] = e
-      absResid[i] = Math.abs(e)
+      absResid[i] = Math.abs((prices[i] ?? 0) - fit)
     }
     // Huber's k = 1.345 σ with σ from the median absolute deviation.
-    const scale = 1.4826 * medianInPlace(absResid) || 1
+    scratch.set(absResid)
+    const scale = 1.4826 * medianInPlace(scratch) || 1
     const k = 1.345 * scale
     for (let i = 0; i < n; i++) {
-      const e = Math.abs(resid[i] ?? 0)
+      const e = absResid[i] ?? 0
       weights[i] = e <= k ? 1 : k / e
     }
   }

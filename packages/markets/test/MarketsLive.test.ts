@@ -63,6 +63,13 @@ describe("market selection by pickup", () => {
         const [past] = chicago.offers(at("2015-11-24T17:00:00Z"))
         expect(past?.source?.tariff?.effectiveFrom).toBe("2012-07-01")
         expect(past?.source?.level).toEqual({ asOf: "2012-07-01" })
+        // Older than every rule the file has: priced on the earliest, and the offer says so.
+        const [older] = chicago.offers(at("2011-11-22T17:00:00Z"))
+        expect(older?.source?.tariff?.effectiveFrom).toBe("2012-07-01")
+        expect(older?.source?.level?.asOf).toBe("2012-07-01")
+        expect(older?.source?.level?.evidence).toMatch(/^the trip's date 2011-11-22 is before the earliest rule known for this market \(.*, in force from 2012-07-01\): priced on that rule, not on the one in force on 2011-11-22$/)
+        // The shared source of in-force quotes is not touched by it.
+        expect(chicago.offers(at("2015-11-24T17:00:00Z"))[0]?.source?.level).toEqual({ asOf: "2012-07-01" })
       }))
 
     it.effect("a Paris pickup falls back to the sample market", () =>

@@ -6,7 +6,8 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as FileSystem from "@effect/platform/FileSystem"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Layer } from "effect"
+import { DateTime, Effect, Either, Layer } from "effect"
+import type { Trip } from "@ridequote/core"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import {
@@ -125,6 +126,26 @@ describe("Tokyo: 23 wards, Musashino and Mitaka, fare of 2022-11-14", () => {
     const priced = priceTrip(market.tariffs, tariff, { distanceKm: 16, durationMinutes: 30, routeSource: "supplied" }, view("2026-03-03", 840, market.tariffs.locate({ latitude: 35.5533, longitude: 139.7811 }), roppongi), 0)
     expect(priced.fare).toBeUndefined()
     expect(priced.distribution.quantile(0.5)).toBeGreaterThan(5000)
+  })
+  it("a trip of 2020 (before the 2022-11-14 fare, the only one the file has) is priced on it and says so", () => {
+    const market = marketOf("tokyo")
+    const shibuya = { latitude: 35.658, longitude: 139.7016 }
+    const trip = (iso: string): Trip => ({
+      pickup: shibuya,
+      destination: { latitude: 35.6812, longitude: 139.7671 },
+      distanceKm: 7,
+      durationMinutes: 20,
+      mode: "Realtime",
+      routeSource: "supplied",
+      localTime: market.localTime(DateTime.unsafeMake(iso), shibuya),
+      departAt: DateTime.unsafeMake(iso)
+    })
+    const [old] = market.offers(trip("2020-06-02T11:00:00+09:00"))
+    const [now] = market.offers(trip("2026-06-02T11:00:00+09:00"))
+    expect(old?.source?.tariff?.effectiveFrom).toBe("2022-11-14")
+    expect(old?.source?.level?.evidence).toContain("the trip's date 2020-06-02 is before the earliest rule known for this market")
+    expect(old?.distribution.quantile(0.5)).toBe(now?.distribution.quantile(0.5))
+    expect(now?.source?.level?.evidence ?? "").not.toContain("before the earliest rule")
   })
 })
 

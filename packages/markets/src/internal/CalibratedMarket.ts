@@ -245,7 +245,7 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
         const base = withLevel((q) => eraCharges.fareOf(metered(q) - fees), relative)
         return {
           distribution: { quantile: (q) => charges.total(base(q), 0) },
-          source: sourceOf(version, charges, source)
+          source: sourceOf(version, charges, source, undefined, localDate)
         }
       }
       const flat = flatFareFor(version, moment, places, tariffs.holidays)
@@ -255,7 +255,7 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
         const tolls = tollsOf(fitted === undefined ? undefined : specialRegime(fitted, localDate)?.tolls)
         return {
           distribution: { quantile: (q) => charges.total(flat.amount, tolls(q)) },
-          source: sourceOf(version, charges, source, flat.name)
+          source: sourceOf(version, charges, source, flat.name, localDate)
         }
       }
       if (version.meter === undefined || era.meter === undefined) return undefined
@@ -269,7 +269,7 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
       return {
         // A surcharged meter of the records (Newark): the tolls its trips paid, on top of the meter.
         distribution: { quantile: (q) => charges.total(rebase(metered(q) - fees - held), meterPlusTolls(q)) },
-        source: sourceOf(version, charges, source)
+        source: sourceOf(version, charges, source, undefined, localDate)
       }
     }
   }

@@ -134,6 +134,17 @@ const levelOf = (version: TariffVersion, charges: Charges): LevelBasis => {
     : { asOf, evidence: `${version.caveat.note} (last checked ${version.caveat.checked})` }
 }
 
+/**
+ * The level of a trip dated before the earliest rule the file knows (`versionAt` prices it on
+ * that rule): says so, with both dates, so that an older trip's price is never read as the rule
+ * of its own day. What the fare was then, the file does not say.
+ */
+const beforeEarliestRule = (level: LevelBasis, tripDate: string, version: TariffVersion): LevelBasis => {
+  const note = `the trip's date ${tripDate} is before the earliest rule known for this market ` +
+    `(${version.name}, in force from ${version.effectiveFrom}): priced on that rule, not on the one in force on ${tripDate}`
+  return { ...level, evidence: level.evidence === undefined ? note : `${note}; ${level.evidence}` }
+}
+
 /** What a tariffed offer publishes: the fitted offer's product and records, the rule and the level. */
 const tariffedSource = (base: OfferSource, tariff: TariffBasis, level: LevelBasis, fare?: string): OfferSource => ({
   ...(base.product === undefined ? {} : { product: base.product }),
@@ -150,10 +161,21 @@ const NO_SOURCE: OfferSource = {}
  * fare) and shared by every quote that pays the same charges: the response encoder writes a
  * shared object's JSON once, and a fresh object per quote would cost its serialisation each time.
  */
-export const offerSourceCache = (): ((version: TariffVersion, charges: Charges, base: OfferSource | undefined, fare?: string) => OfferSource) => {
+export const offerSourceCache = (): ((
+  version: TariffVersion,
+  charges: Charges,
+  base: OfferSource | undefined,
+  fare?: string,
+  /** The trip's local date; one before `version` took effect gets `beforeEarliestRule`'s note. */
+  tripDate?: string
+) => OfferSource) => {
   const basisOf = tariffBasisCache()
   const published = new WeakMap<Charges, Map<OfferSource, Map<string, OfferSource>>>()
-  return (version, charges, base = NO_SOURCE, fare) => {
+  return (version, charges, base = NO_SOURCE, fare, tripDate) => {
+    // Rare (a date older than every rule the file has): made per quote, never cached.
+    if (tripDate !== undefined && tripDate < version.effectiveFrom) {
+      return tariffedSource(base, basisOf(version, charges), beforeEarliestRule(levelOf(version, charges), tripDate, version), fare)
+    }
     let bySource = published.get(charges)
     if (bySource === undefined) published.set(charges, bySource = new Map())
     let byFare = bySource.get(base)

@@ -178,7 +178,7 @@ export const definedMarket = (document: TariffDocument): DefinedMarket | undefin
           provider: tariff.provider,
           serviceLevel: tariff.serviceLevel,
           distribution: priced.distribution,
-          source: sourceOf(priced.version, priced.charges, products[i], priced.fare)
+          source: sourceOf(priced.version, priced.charges, products[i], priced.fare, view.localDate)
         }
       })
     }

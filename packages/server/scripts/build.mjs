@@ -63,6 +63,26 @@ const importMetaUrlPlugin = (outdir) => ({
   }
 })
 
+/**
+ * @effect/platform's index re-exports every module, `HttpApiScalar` among them, whose module
+ * holds Scalar's 3.2 MB script. The docs page imports it dynamically, on its first request
+ * (packages/http/src/internal/DocsPage.ts), but with code splitting esbuild also puts a module
+ * every entry can reach through an import statement into the static chunk, tree-shaken or not:
+ * the index's `export * as HttpApiScalar` kept the script in the chunk every `serve` compiles.
+ * Nothing of ours reads `HttpApiScalar` through the index, so that one line is dropped from it.
+ */
+const lazyScalarPlugin = () => ({
+  name: "ridequote-lazy-scalar",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]@effect[\\/]platform[\\/]dist[\\/]esm[\\/]index\.js$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8")
+      const line = /^export \* as HttpApiScalar from "\.\/HttpApiScalar\.js";?$/m
+      // A platform whose index no longer has that line is bundled as it is.
+      return { contents: source.replace(line, ""), loader: "js" }
+    })
+  }
+})
+
 /** What every bundle of a workspace entry shares: Node 20 ESM, the externals, `import.meta.url` of the sources. */
 const bundleOptions = (entry, outdir) => ({
   entryPoints: { bin: entry },
@@ -74,7 +94,7 @@ const bundleOptions = (entry, outdir) => ({
   external: EXTERNAL,
   // CommonJS dependencies (pg, …) call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __ridequoteCreateRequire } from \"node:module\"; const require = __ridequoteCreateRequire(import.meta.url);" },
-  plugins: [importMetaUrlPlugin(outdir)]
+  plugins: [importMetaUrlPlugin(outdir), lazyScalarPlugin()]
 })
 
 /**

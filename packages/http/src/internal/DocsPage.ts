@@ -12,7 +12,7 @@
  * The page is rendered, split and compressed once, on the first request that needs each form,
  * so a server that nobody asks for its docs never pays for them.
  */
-import { HttpApiBuilder, HttpApiScalar, HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { HttpApi } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { RidequoteApi } from "../Api.js"
@@ -44,10 +44,15 @@ const scalarConfig = {
 /** The page exactly as HttpApiScalar renders it for `api`, with Scalar's script inlined. */
 export const renderDocsPage = (api: HttpApi.HttpApi.Any): Effect.Effect<Uint8Array> =>
   Effect.acquireUseRelease(
-    Effect.sync(() =>
-      HttpLayerRouter.toWebHandler(
-        HttpApiScalar.layerHttpLayerRouter({ api, path: DOCS_PATH, scalar: scalarConfig }),
-        { disableLogger: true }
+    // Imported on first use: the module holds Scalar's 3.2 MB script, which a process that
+    // serves no docs page should neither compile nor keep (the compiled program puts it in a
+    // chunk of its own, loaded here).
+    Effect.promise(() => import("@effect/platform/HttpApiScalar")).pipe(
+      Effect.map(({ layerHttpLayerRouter }) =>
+        HttpLayerRouter.toWebHandler(
+          layerHttpLayerRouter({ api, path: DOCS_PATH, scalar: scalarConfig }),
+          { disableLogger: true }
+        )
       )
     ),
     ({ handler }) =>

@@ -60,12 +60,27 @@ const polygonTest = (zone: Extract<Shape, { kind: "polygon" }>): ((p: Coordinate
       mark(Math.min(GRID - 1, Math.floor((x - west) / cellLon)), Math.min(GRID - 1, Math.floor((y - south) / cellLat)))
     }
   }
+  // The other cells by their centre, a row at a time: the row's crossings with the ring once,
+  // then each centre by how many lie east of it. The same even-odd test as `contains`, edge by
+  // edge and in the same arithmetic, so each cell gets exactly `contains`'s answer, in one pass
+  // over the ring per row instead of one per cell (the grids of the shipped zones took ~50 ms of
+  // every start that loads the markets).
+  const crossings: Array<number> = []
   for (let cy = 0; cy < GRID; cy++) {
+    const latitude = south + (cy + 0.5) * cellLat
+    crossings.length = 0
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const [xi, yi] = ring[i] ?? [0, 0]
+      const [xj, yj] = ring[j] ?? [0, 0]
+      if (yi > latitude !== yj > latitude) crossings.push(((xj - xi) * (latitude - yi)) / (yj - yi) + xi)
+    }
     for (let cx = 0; cx < GRID; cx++) {
       const at = cy * GRID + cx
       if (cells[at] === EDGE) continue
-      const centre = { latitude: south + (cy + 0.5) * cellLat, longitude: west + (cx + 0.5) * cellLon }
-      cells[at] = contains(zone, centre) ? INSIDE : OUTSIDE
+      const longitude = west + (cx + 0.5) * cellLon
+      let east = 0
+      for (const x of crossings) if (longitude < x) east++
+      cells[at] = east % 2 === 1 ? INSIDE : OUTSIDE
     }
   }
   return (p) => {

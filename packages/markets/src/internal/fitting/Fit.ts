@@ -146,7 +146,11 @@ const median = (xs: ReadonlyArray<number>): number => medianInPlace(Float64Array
  * Geographic sanity: a pickup or drop-off farther than MARKET_RADIUS_KM from the median pickup
  * is a coordinate fault, not a trip of this market. Fit and evaluation apply the same rule.
  */
-export const marketRows = (trips: ReadonlyArray<ObservedTrip>): { kept: Array<ObservedTrip>; outside: number } => {
+export const marketRows = (trips: ReadonlyArray<ObservedTrip>): MarketRows => {
+  // One evaluation asks this of the same table many times (every split, the route accuracy):
+  // the answer is kept with the array, which no one changes once read.
+  const known = marketRowsOf.get(trips)
+  if (known !== undefined) return known
   const center: Coordinates = {
     latitude: median(trips.map((t) => t.pickup.latitude)),
     longitude: median(trips.map((t) => t.pickup.longitude))
@@ -154,8 +158,18 @@ export const marketRows = (trips: ReadonlyArray<ObservedTrip>): { kept: Array<Ob
   const kept = trips.filter((t) =>
     greatCircleKm(center, t.pickup) <= MARKET_RADIUS_KM && greatCircleKm(center, t.destination) <= MARKET_RADIUS_KM
   )
-  return { kept, outside: trips.length - kept.length }
+  const rows: MarketRows = { kept, outside: trips.length - kept.length }
+  marketRowsOf.set(trips, rows)
+  return rows
 }
+
+/** The trips of a table inside the market's radius, and how many were not. */
+export interface MarketRows {
+  readonly kept: ReadonlyArray<ObservedTrip>
+  readonly outside: number
+}
+
+const marketRowsOf = new WeakMap<ReadonlyArray<ObservedTrip>, MarketRows>()
 
 /** One training row as the fit sees it for a route source. */
 interface Row {
@@ -434,26 +448,38 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
   const fees = groups.map(typicalFees)
   // Every training trip of each regime as the fit sees it (the seasonal index reads them all;
   // the regime's rates and spread only its recent window).
+  // A trip's two rows are made once: the regime in force reads its recent window again.
+  const rowsOfTrip = new Map<ObservedTrip, { readonly supplied: Row; readonly resolved: Row | undefined }>()
   const rowsOf = (trips: ReadonlyArray<ObservedTrip>): RegimeRows => {
     const supplied: Array<Row> = []
     const resolved: Array<Row> = []
     for (const t of trips) {
-      // The metered part: what the trip paid less its own flat fees (a trip outside the
-      // congestion zone paid no congestion surcharge), so the fitted trip is the same whatever
-      // fees a tariff charges it; a quote without a tariff adds the regime's typical fees.
-      const price = t.price - feeTotalOf(t.fees)
-      const time = clockOf(t)
-      const month = t.localDate.slice(0, 7)
-      const provider = providerOf(t.provider)
-      supplied.push({ provider, price, km: t.distanceKm, minutes: t.durationMinutes, time, month })
-      const route = inferRoute(routeProfile, t.pickup, t.destination, t.hour, routing.areaSpeed)
-      if (route.greatCircleKm < MIN_RESOLVABLE_KM) continue
-      resolved.push({ provider, price, km: route.distanceKm, minutes: route.durationMinutes, time, month })
+      let rows = rowsOfTrip.get(t)
+      if (rows === undefined) {
+        // The metered part: what the trip paid less its own flat fees (a trip outside the
+        // congestion zone paid no congestion surcharge), so the fitted trip is the same whatever
+        // fees a tariff charges it; a quote without a tariff adds the regime's typical fees.
+        const price = t.price - feeTotalOf(t.fees)
+        const time = clockOf(t)
+        const month = t.localDate.slice(0, 7)
+        const provider = providerOf(t.provider)
+        const route = inferRoute(routeProfile, t.pickup, t.destination, t.hour, routing.areaSpeed)
+        rows = {
+          supplied: { provider, price, km: t.distanceKm, minutes: t.durationMinutes, time, month },
+          resolved: route.greatCircleKm < MIN_RESOLVABLE_KM
+            ? undefined
+            : { provider, price, km: route.distanceKm, minutes: route.durationMinutes, time, month }
+        }
+        rowsOfTrip.set(t, rows)
+      }
+      supplied.push(rows.supplied)
+      if (rows.resolved !== undefined) resolved.push(rows.resolved)
     }
     return { supplied, resolved }
   }
   const allRows = all.map(rowsOf)
-  const windowRows = groups.map(rowsOf)
+  // A closed regime's window is all of it (the same array): its rows as they are.
+  const windowRows = groups.map((trips, i) => (trips === all[i] ? allRows[i] as RegimeRows : rowsOf(trips)))
   if (windowRows.reduce((n, r) => n + r.resolved.length, 0) < 50) {
     return Either.left(new FitFailed({ message: "too few trips with distinct pickup and drop-off points to learn routes" }))
   }

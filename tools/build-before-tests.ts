@@ -7,10 +7,13 @@
  *   `market evaluate`, `backtest`, the commands of its package scripts) into
  *   node_modules/.cache, and hands its path to the tests (`inject("marketsCommand")`). The
  *   markets tests start it ~15 times; under tsx each start compiled the sources again (~3 s of
- *   CPU, 0.5 s bundled). The bundle is made from the sources of this run, every run.
+ *   CPU, 0.5 s bundled). The bundle is made from the sources of this run, every run;
+ * - provides a folder of the run (`inject("testCacheDir")`) for the bundles tests make
+ *   themselves (storage-sqlite's helper processes), removed with the markets bundle at the end.
  */
 import { execFileSync } from "node:child_process"
 import { rmSync } from "node:fs"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { TestProject } from "vitest/node"
 
@@ -18,6 +21,11 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** The bundled markets command line (`node <path> market evaluate …`). */
     readonly marketsCommand: string
+    /**
+     * A folder of this run inside the repository (where bundles' externals resolve), removed
+     * when the run ends: for bundles the tests make themselves.
+     */
+    readonly testCacheDir: string
   }
 }
 
@@ -26,7 +34,8 @@ const path = (relative: string): string => fileURLToPath(new URL(relative, impor
 export default async function setup(project: TestProject): Promise<() => void> {
   execFileSync(process.execPath, [path("../packages/server/bin/ridequote.js"), "--version"], { stdio: ["ignore", "ignore", "inherit"] })
   const { bundleCommand } = await import("../packages/server/scripts/build.mjs")
-  const outdir = path(`../node_modules/.cache/ridequote-tests/markets-command-${process.pid}`)
-  project.provide("marketsCommand", await bundleCommand({ entry: path("../packages/markets/src/bin.ts"), outdir }))
-  return () => rmSync(outdir, { recursive: true, force: true })
+  const runDir = path(`../node_modules/.cache/ridequote-tests/run-${process.pid}`)
+  project.provide("testCacheDir", runDir)
+  project.provide("marketsCommand", await bundleCommand({ entry: path("../packages/markets/src/bin.ts"), outdir: join(runDir, "markets-command") }))
+  return () => rmSync(runDir, { recursive: true, force: true })
 }

@@ -1,11 +1,30 @@
-/** Runs a TypeScript file of this folder in its own Node process (through tsx). */
+/**
+ * Runs a TypeScript file of this folder in its own Node process, bundled once per test process
+ * with the program's build options (`bundleCommand` of packages/server/scripts/build.mjs): under
+ * tsx every start compiled effect and the adapter's sources again, ~4 s of CPU a process.
+ */
 import { spawn } from "node:child_process"
-import { createRequire } from "node:module"
-import { join } from "node:path"
+import { basename, join } from "node:path"
 import { Deferred, Effect } from "effect"
 import type { Scope } from "effect"
+import { inject } from "vitest"
 
-const tsx = createRequire(import.meta.url).resolve("tsx")
+const bundles = new Map<string, Promise<string>>()
+
+/**
+ * The bundle of `script`, made on first use in the run's folder (tools/build-before-tests.ts:
+ * inside the repository, where its externals such as libsql resolve; removed after the run).
+ */
+const bundled = (script: string): Promise<string> => {
+  let bundle = bundles.get(script)
+  if (bundle === undefined) {
+    const outdir = join(inject("testCacheDir"), `${basename(script, ".ts")}-${process.pid}`)
+    bundle = import("../../../server/scripts/build.mjs").then(({ bundleCommand }) =>
+      bundleCommand({ entry: join(import.meta.dirname, script), outdir }))
+    bundles.set(script, bundle)
+  }
+  return bundle
+}
 
 export interface ProcessResult {
   readonly code: number | null
@@ -28,12 +47,9 @@ export const startProcess = (
   Effect.gen(function*() {
     const ready = yield* Deferred.make<void>()
     const done = yield* Deferred.make<ProcessResult>()
+    const bin = yield* Effect.promise(() => bundled(script))
     const child = yield* Effect.acquireRelease(
-      Effect.sync(() =>
-        spawn(process.execPath, ["--import", tsx, join(import.meta.dirname, script), ...args], {
-          stdio: ["ignore", "pipe", "pipe"]
-        })
-      ),
+      Effect.sync(() => spawn(process.execPath, [bin, ...args], { stdio: ["ignore", "pipe", "pipe"] })),
       (child) => Effect.sync(() => child.exitCode === null && child.kill())
     )
     let stdout = ""

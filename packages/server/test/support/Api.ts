@@ -1,5 +1,5 @@
 /** Plain HTTP calls against a running `serve`, as an API client would make them. */
-import { runCliProcess } from "./Processes.js"
+import { runInProcess } from "./InProcessCli.js"
 
 export interface Reply {
   readonly status: number
@@ -68,10 +68,16 @@ export interface CreatedAccount {
   readonly apiSecret: string
 }
 
-/** `ridequote accounts create --json` in a process of its own. */
+/**
+ * `ridequote accounts create --json` on `database`, the operator's command run in the test
+ * process (InProcessCli.ts) beside the `serve` processes under test, which see the account
+ * through the shared database as they would an operator's. In a process of its own each
+ * account cost ~1.2 s of CPU; the command as a process is tested in cli-process.test.ts and
+ * compiled.test.ts.
+ */
 export const createAccountWithCli = async (database: string, name: string): Promise<CreatedAccount> => {
-  const result = await runCliProcess(["accounts", "create", "--name", name, "--json"], { RIDEQUOTE_DATABASE: database })
-  if (result.code !== 0) throw new Error(`accounts create failed (${result.code}): ${result.stderr}`)
+  const result = await runInProcess(["accounts", "create", "--name", name, "--json"], { RIDEQUOTE_DATABASE: database })
+  if (!result.ok) throw new Error(`accounts create failed: ${result.stderr}`)
   const parsed: unknown = JSON.parse(result.stdout)
   const id = field(parsed, "id"), apiKey = field(parsed, "apiKey"), apiSecret = field(parsed, "apiSecret")
   if (typeof id !== "string" || typeof apiKey !== "string" || typeof apiSecret !== "string") {

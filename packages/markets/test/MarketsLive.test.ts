@@ -5,6 +5,7 @@ import { MarketData, SAMPLE_MARKET_ID } from "@ridequote/core"
 import type { Coordinates, Market, Trip } from "@ridequote/core"
 import { calibratedMarket, joinMarkets, MarketsLive, parseModel, SHIPPED_MARKETS_DIR } from "@ridequote/markets"
 import { readFileSync } from "node:fs"
+import { suppliedTrip } from "./trips.js"
 
 /** The shipped models, relative to the repository root (where vitest runs). */
 const SHIPPED = SHIPPED_MARKETS_DIR
@@ -47,16 +48,7 @@ describe("market selection by pickup", () => {
     it.effect("a Chicago taxi of today says its 2016 rule may have been replaced; one of 2015 is on the 2012 rule and says nothing", () =>
       Effect.gen(function*() {
         const chicago = yield* (yield* MarketData).marketAt(CHICAGO_LOOP)
-        const at = (iso: string): Trip => ({
-          pickup: CHICAGO_LOOP,
-          destination: { latitude: 41.9214, longitude: -87.6513 },
-          distanceKm: 5.5,
-          durationMinutes: 15,
-          mode: "Realtime",
-          routeSource: "supplied",
-          localTime: chicago.localTime(DateTime.unsafeMake(iso), CHICAGO_LOOP),
-          departAt: DateTime.unsafeMake(iso)
-        })
+        const at = suppliedTrip(chicago, CHICAGO_LOOP, { latitude: 41.9214, longitude: -87.6513 }, 5.5, 15)
         const [today] = chicago.offers(at("2026-11-24T17:00:00Z"))
         expect(today?.source?.tariff?.effectiveFrom).toBe("2016-01-01")
         expect(today?.source?.level?.evidence).toMatch(/2025 ordinance.*last checked 2026-11-26/)

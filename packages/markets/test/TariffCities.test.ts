@@ -6,8 +6,7 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as FileSystem from "@effect/platform/FileSystem"
 import { describe, expect, it } from "@effect/vitest"
-import { DateTime, Effect, Either, Layer } from "effect"
-import type { Trip } from "@ridequote/core"
+import { Effect, Either, Layer } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import {
@@ -24,6 +23,7 @@ import {
 } from "@ridequote/markets"
 import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
 import { BacktestQuotesLive, runBacktest } from "@ridequote/markets/fitting"
+import { suppliedTrip } from "./trips.js"
 
 const MILE = 1.609344
 const load = (name: string): TariffDocument =>
@@ -130,16 +130,7 @@ describe("Tokyo: 23 wards, Musashino and Mitaka, fare of 2022-11-14", () => {
   it("a trip of 2020 (before the 2022-11-14 fare, the only one the file has) is priced on it and says so", () => {
     const market = marketOf("tokyo")
     const shibuya = { latitude: 35.658, longitude: 139.7016 }
-    const trip = (iso: string): Trip => ({
-      pickup: shibuya,
-      destination: { latitude: 35.6812, longitude: 139.7671 },
-      distanceKm: 7,
-      durationMinutes: 20,
-      mode: "Realtime",
-      routeSource: "supplied",
-      localTime: market.localTime(DateTime.unsafeMake(iso), shibuya),
-      departAt: DateTime.unsafeMake(iso)
-    })
+    const trip = suppliedTrip(market, shibuya, { latitude: 35.6812, longitude: 139.7671 }, 7, 20)
     const [old] = market.offers(trip("2020-06-02T11:00:00+09:00"))
     const [now] = market.offers(trip("2026-06-02T11:00:00+09:00"))
     expect(old?.source?.tariff?.effectiveFrom).toBe("2022-11-14")

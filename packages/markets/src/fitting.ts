@@ -8,7 +8,7 @@ export type { BacktestProgress, BacktestSummary } from "./internal/fitting/Backt
 export { EVALUATION_LEVELS, evaluate, forwardSplit, renderEvaluation, score, targetMisses } from "./internal/fitting/Evaluation.js"
 export type { Evaluation, RouteEvaluation } from "./internal/fitting/Evaluation.js"
 export { DEFAULT_HOLDOUT, FitFailed, fitMarket, marketRows, providerSlug } from "./internal/fitting/Fit.js"
-export type { FitOptions, MarketFitBase } from "./internal/fitting/Fit.js"
+export type { FitOptions, MarketFitBase, MarketRows } from "./internal/fitting/Fit.js"
 export { forwardEvaluation } from "./internal/fitting/Forward.js"
 export { evaluateSpecialFares, fitSpecialFares, NYC_SPECIAL_FARES, renderSpecialFareEvaluation } from "./internal/fitting/SpecialFares.js"
 export type { SpecialFareEvaluation, SpecialFareRule } from "./internal/fitting/SpecialFares.js"

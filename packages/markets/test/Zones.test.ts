@@ -8,18 +8,17 @@ import fc from "fast-check"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { SHIPPED_MARKETS_DIR } from "@ridequote/markets"
-import { contains } from "../src/internal/Area.js"
-import { zoneLocator } from "../src/internal/tariff/Zones.js"
+import { boxOf, contains } from "../src/internal/Area.js"
+import { ZONE_GRID, zoneLocator } from "../src/internal/tariff/Zones.js"
 
 type Ring = ReadonlyArray<readonly [number, number]>
 const polygon = (ring: Ring) => ({ kind: "polygon" as const, ring })
 
-/** Points of a ring's box, a little beyond it: the 64 × 64 cell centres and `random` others. */
+/** Points of a ring's box, a little beyond it: the grid's cell centres and `random` others. */
 const pointsAround = (ring: Ring, random: ReadonlyArray<readonly [number, number]>) => {
-  let south = 90, north = -90, west = 180, east = -180
-  for (const [lon, lat] of ring) (south = Math.min(south, lat), north = Math.max(north, lat), west = Math.min(west, lon), east = Math.max(east, lon))
+  const { south, north, west, east } = boxOf(polygon(ring))
   const points: Array<{ latitude: number; longitude: number }> = []
-  const GRID = 64
+  const GRID = ZONE_GRID
   const cellLat = (north - south) / GRID, cellLon = (east - west) / GRID
   for (let cy = 0; cy < GRID; cy++) {
     for (let cx = 0; cx < GRID; cx++) points.push({ latitude: south + (cy + 0.5) * cellLat, longitude: west + (cx + 0.5) * cellLon })

@@ -11,13 +11,22 @@ export const contains = (area: Area, p: Coordinates): boolean => {
   let inside = false
   const ring = area.ring
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i] ?? [0, 0]
-    const [xj, yj] = ring[j] ?? [0, 0]
-    if (yi > p.latitude !== yj > p.latitude && p.longitude < ((xj - xi) * (p.latitude - yi)) / (yj - yi) + xi) {
-      inside = !inside
-    }
+    // NaN (no crossing) compares false.
+    if (p.longitude < edgeCrossing(ring[i] ?? [0, 0], ring[j] ?? [0, 0], p.latitude)) inside = !inside
   }
   return inside
+}
+
+/**
+ * The longitude where the ring's edge from `a` to `b` crosses `latitude`, NaN where it does not:
+ * the even–odd rule's one test, shared by `contains` and the zone grids (tariff/Zones.ts), which
+ * must agree with it to the last bit. The half-open comparison counts a vertex on the latitude
+ * once.
+ */
+export const edgeCrossing = (a: readonly [number, number], b: readonly [number, number], latitude: number): number => {
+  const [xi, yi] = a
+  const [xj, yj] = b
+  return yi > latitude !== yj > latitude ? ((xj - xi) * (latitude - yi)) / (yj - yi) + xi : Number.NaN
 }
 
 /** Area in square degrees, used only to order overlapping markets (the smaller one wins). */

@@ -6,7 +6,7 @@
  */
 import { greatCircleKm } from "@ridequote/core"
 import type { Coordinates } from "@ridequote/core"
-import { contains } from "../Area.js"
+import { boxOf, contains, edgeCrossing } from "../Area.js"
 import type { Zone } from "./TariffFile.js"
 
 /** A function from a point to the names of the zones that contain it. */
@@ -29,7 +29,7 @@ const shapeTest = (zone: Shape): ((p: Coordinates) => boolean) => {
 }
 
 /** Cells per side of a polygon's grid: most points fall in a cell wholly inside or outside. */
-const GRID = 64
+export const ZONE_GRID = 64
 const OUTSIDE = 0, INSIDE = 1, EDGE = 2
 
 /**
@@ -38,15 +38,14 @@ const OUTSIDE = 0, INSIDE = 1, EDGE = 2
  * one cell around) are ray-cast. Exact: the grid only skips work.
  */
 const polygonTest = (zone: Extract<Shape, { kind: "polygon" }>): ((p: Coordinates) => boolean) => {
-  let south = 90, north = -90, west = 180, east = -180
-  for (const [lon, lat] of zone.ring) (south = Math.min(south, lat), north = Math.max(north, lat), west = Math.min(west, lon), east = Math.max(east, lon))
-  const cellLat = (north - south) / GRID || 1e-9, cellLon = (east - west) / GRID || 1e-9
-  const cells = new Uint8Array(GRID * GRID)
+  const { south, north, west, east } = boxOf(zone)
+  const cellLat = (north - south) / ZONE_GRID || 1e-9, cellLon = (east - west) / ZONE_GRID || 1e-9
+  const cells = new Uint8Array(ZONE_GRID * ZONE_GRID)
   const mark = (x: number, y: number) => {
     for (let dy = -1; dy <= 1; dy++) {
       for (let dx = -1; dx <= 1; dx++) {
         const cx = x + dx, cy = y + dy
-        if (cx >= 0 && cx < GRID && cy >= 0 && cy < GRID) cells[cy * GRID + cx] = EDGE
+        if (cx >= 0 && cx < ZONE_GRID && cy >= 0 && cy < ZONE_GRID) cells[cy * ZONE_GRID + cx] = EDGE
       }
     }
   }
@@ -57,25 +56,24 @@ const polygonTest = (zone: Extract<Shape, { kind: "polygon" }>): ((p: Coordinate
     const steps = Math.max(1, Math.ceil(4 * Math.max(Math.abs(x1 - x0) / cellLon, Math.abs(y1 - y0) / cellLat)))
     for (let k = 0; k <= steps; k++) {
       const x = x0 + ((x1 - x0) * k) / steps, y = y0 + ((y1 - y0) * k) / steps
-      mark(Math.min(GRID - 1, Math.floor((x - west) / cellLon)), Math.min(GRID - 1, Math.floor((y - south) / cellLat)))
+      mark(Math.min(ZONE_GRID - 1, Math.floor((x - west) / cellLon)), Math.min(ZONE_GRID - 1, Math.floor((y - south) / cellLat)))
     }
   }
-  // The other cells by their centre, a row at a time: the row's crossings with the ring once,
-  // then each centre by how many lie east of it. The same even-odd test as `contains`, edge by
-  // edge and in the same arithmetic, so each cell gets exactly `contains`'s answer, in one pass
-  // over the ring per row instead of one per cell (the grids of the shipped zones took ~50 ms of
-  // every start that loads the markets).
+  // The other cells by their centre, a row at a time: the row's crossings with the ring once
+  // (`edgeCrossing`, the test `contains` makes edge by edge), then each centre by how many lie
+  // east of it, so each cell gets exactly `contains`'s answer in one pass over the ring per row
+  // instead of one per cell (the grids of the shipped zones took ~50 ms of every start that
+  // loads the markets).
   const crossings: Array<number> = []
-  for (let cy = 0; cy < GRID; cy++) {
+  for (let cy = 0; cy < ZONE_GRID; cy++) {
     const latitude = south + (cy + 0.5) * cellLat
     crossings.length = 0
     for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-      const [xi, yi] = ring[i] ?? [0, 0]
-      const [xj, yj] = ring[j] ?? [0, 0]
-      if (yi > latitude !== yj > latitude) crossings.push(((xj - xi) * (latitude - yi)) / (yj - yi) + xi)
+      const x = edgeCrossing(ring[i] ?? [0, 0], ring[j] ?? [0, 0], latitude)
+      if (!Number.isNaN(x)) crossings.push(x)
     }
-    for (let cx = 0; cx < GRID; cx++) {
-      const at = cy * GRID + cx
+    for (let cx = 0; cx < ZONE_GRID; cx++) {
+      const at = cy * ZONE_GRID + cx
       if (cells[at] === EDGE) continue
       const longitude = west + (cx + 0.5) * cellLon
       let east = 0
@@ -85,9 +83,9 @@ const polygonTest = (zone: Extract<Shape, { kind: "polygon" }>): ((p: Coordinate
   }
   return (p) => {
     if (p.latitude < south || p.latitude > north || p.longitude < west || p.longitude > east) return false
-    const cx = Math.min(GRID - 1, Math.floor((p.longitude - west) / cellLon))
-    const cy = Math.min(GRID - 1, Math.floor((p.latitude - south) / cellLat))
-    const state = cells[cy * GRID + cx]
+    const cx = Math.min(ZONE_GRID - 1, Math.floor((p.longitude - west) / cellLon))
+    const cy = Math.min(ZONE_GRID - 1, Math.floor((p.latitude - south) / cellLat))
+    const state = cells[cy * ZONE_GRID + cx]
     return state === EDGE ? contains(zone, p) : state === INSIDE
   }
 }

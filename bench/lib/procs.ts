@@ -77,19 +77,23 @@ export interface Spawned {
 
 /**
  * Spawns a tracked child; stdout and stderr go to files (never a pipe we must drain: a server
- * logging a line per request would otherwise block on us).
+ * logging a line per request would otherwise block on us). `ownSession`: the child starts a
+ * session of its own (setsid), so Linux's scheduler autogroups give it its own share of a core
+ * beside another such child, however many threads each runs (sections that measure two servers
+ * on one core at the same time).
  */
 export const spawnTracked = (
   argv: ReadonlyArray<string>,
   env: Record<string, string>,
   stdoutFile: string,
-  stderrFile: string
+  stderrFile: string,
+  options: { readonly ownSession?: boolean } = {}
 ): Spawned => {
   const [cmd, ...args] = argv
   if (cmd === undefined) throw new Error("empty command")
   const out = openSync(stdoutFile, "a")
   const err = openSync(stderrFile, "a")
-  const child = spawn(cmd, args, { cwd: REPO_ROOT, env: childEnv(env), stdio: ["ignore", out, err] })
+  const child = spawn(cmd, args, { cwd: REPO_ROOT, env: childEnv(env), stdio: ["ignore", out, err], detached: options.ownSession === true })
   closeSync(out)
   closeSync(err)
   children.add(child)

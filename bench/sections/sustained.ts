@@ -14,12 +14,13 @@
  *
  * Then retention, one store at a time, on twins: the store's server stopped, its database is
  * copied, the older BENCH_SUSTAINED_RETENTION_FRACTION (0.5) of the audit moved three days back
- * in the original (one UPDATE; retention deletes it) and one day back in the copy (kept). Rounds
- * in turn on the two, each on a server started for it with RIDEQUOTE_AUDIT_RETENTION_DAYS=2,
- * warmed up, measured and stopped (one process at a time, so the original's deletes never run in
- * the twin's round), until nothing old is left and BENCH_SUSTAINED_RETENTION_ROUNDS more have
- * run. Retention's cost is the original's req/s ÷ the twin's in the rounds that ended with old
- * rows still stored.
+ * in the original (one UPDATE; retention deletes it) and one day back in the copy (kept). Both
+ * then serve at once, each with RIDEQUOTE_AUDIT_RETENTION_DAYS=2 in a session of its own, on the
+ * same core, and each round loads both together with half the connections each, until nothing
+ * old is left and BENCH_SUSTAINED_RETENTION_ROUNDS more have run. Retention's cost is the
+ * original's req/s ÷ the twin's in the same round, over the rounds that ended with old rows
+ * still stored: the two share the core's time (one scheduler autogroup each) and whatever the
+ * machine does to it.
  */
 import { execFileSync } from "node:child_process"
 import { existsSync, rmSync, statSync } from "node:fs"
@@ -171,12 +172,17 @@ const postgresStore = (url: string): Store => ({
 
 let serial = 0
 /** `ridequote serve` on the store's database, pinned to the server core, with extra settings. */
-const serve = async (dir: string, database: string, extra: Record<string, string> = {}): Promise<Server> => {
+const serve = async (
+  dir: string,
+  database: string,
+  extra: Record<string, string> = {},
+  options: { readonly ownSession?: boolean } = {}
+): Promise<Server> => {
   const n = ++serial
   const out = join(dir, `sustained-${n}.out.log`)
   const err = join(dir, `sustained-${n}.err.log`)
   const argv = [...serverCommand(), "serve", "--database", database, "--port", "0", "--host", "127.0.0.1", "--rate-limit", "0", "--sample-fallback", "on"]
-  const s = spawnTracked(pinned(http.serverCpu, argv), { RIDEQUOTE_JWT_SECRET: JWT_SECRET, ...extra }, out, err)
+  const s = spawnTracked(pinned(http.serverCpu, argv), { RIDEQUOTE_JWT_SECRET: JWT_SECRET, ...extra }, out, err, options)
   const url = await waitForListening(out, s, err)
   return { name: "ridequote", url, pid: s.pid, stop: () => stop(s) }
 }
@@ -222,10 +228,17 @@ interface Round {
   readonly agedLeft?: number
 }
 
-const measure = async (c: Contender, round: number, phase: Round["phase"], durationS: number): Promise<Round> => {
-  await waitQuiet(http.quietWaitS, http.quietPct)
+/** One contender's round: the quiet-machine wait (unless the caller waited), its load, its CPU. */
+const measure = async (
+  c: Contender,
+  round: number,
+  phase: Round["phase"],
+  durationS: number,
+  options: { readonly connections?: number; readonly waited?: boolean } = {}
+): Promise<Round> => {
+  if (options.waited !== true) await waitQuiet(http.quietWaitS, http.quietPct)
   const cpu0 = threadCpuMicros(c.server.pid)
-  const r = await runLoad(c.server.url, c.spec, { durationS })
+  const r = await runLoad(c.server.url, c.spec, { durationS, ...(options.connections === undefined ? {} : { connections: options.connections }) })
   const cpu1 = threadCpuMicros(c.server.pid)
   const answered = r.s2xx + r.non2xx
   c.quotes += r.s2xx
@@ -407,17 +420,18 @@ export const sustainedSection: Section = {
       // Retention, one store at a time, on twins. The store's server stopped, its database is
       // copied; the older BENCH_SUSTAINED_RETENTION_FRACTION of the audit is moved three days
       // back in the original (retention deletes it) and one day back in the copy (kept: the same
-      // UPDATE, so both were rewritten alike). Then rounds in turn, each on a server started for
-      // it with RIDEQUOTE_AUDIT_RETENTION_DAYS=2, warmed up, measured and stopped: only one
-      // process runs at a time, so the original's deletes (which start with its process) never
-      // run in the twin's rounds. Cost: the original's req/s ÷ the twin's in the rounds that ended
-      // with old rows still stored; once everything is deleted the same ratio shows how alike the
-      // twins are. (A ratio to (b) in rounds before and after the pre-ageing, tried first, swung
-      // ×0.7-×2 with (b)'s own fsync stalls on this machine; stopping the idle twin with SIGSTOP
-      // instead of restarts froze retention mid-batch, which then rested nine times the pause.)
+      // UPDATE, so both were rewritten alike). Then both run AT ONCE, each a server with
+      // RIDEQUOTE_AUDIT_RETENTION_DAYS=2 in a session of its own, both pinned to the server core,
+      // and every round loads both at the same time with half the connections each: the
+      // scheduler gives each session half the core, so a server that spends more CPU per quote
+      // (deleting) answers fewer, and whatever the machine does to the core it does to both.
+      // Alternating rounds, one server at a time (each round on a fresh server), measured the
+      // same ratio at ×0.70-×1.50 from one round to the next: this host's speed swings ±25 %
+      // within a minute (docs/performance.md, "Retention that keeps up").
       const retention = new Map<string, RetentionState>()
       const twins = new Map<string, string>()
       const retained = { RIDEQUOTE_AUDIT_RETENTION_DAYS: "2" }
+      const half = Math.max(1, Math.round(http.connections / 2))
       let retentionRoundNo = 0
       for (const c of contenders) {
         const store = c.store
@@ -426,40 +440,44 @@ export const sustainedSection: Section = {
         const copy = store.twin()
         const aged = store.preAge(settings.retentionFraction, 3)
         copy.preAge(settings.retentionFraction, 1)
-        const twin = { name: `${c.name} twin`, spec: c.spec, quotes: 0, database: copy.database }
-        twins.set(c.name, twin.name)
-        log(`retention ${store.name}: ${aged.rows.toLocaleString("en-US")} rows pre-aged; rounds on it and its twin, each on a fresh server with RIDEQUOTE_AUDIT_RETENTION_DAYS=2`)
+        twins.set(c.name, `${c.name} twin`)
+        log(
+          `retention ${store.name}: ${aged.rows.toLocaleString("en-US")} rows pre-aged; it and its twin served at once on core ${http.serverCpu}, ` +
+            `RIDEQUOTE_AUDIT_RETENTION_DAYS=2, ${half} connections each`
+        )
         const state: RetentionState = { aged: aged.rows, left: aged.rows, seconds: Number.NaN }
         retention.set(store.name, state)
-        let runningMs = 0
+        const started = Date.now()
+        const [original, twinServer] = await Promise.all([
+          serve(dir, store.database, retained, { ownSession: true }),
+          serve(dir, copy.database, retained, { ownSession: true })
+        ])
+        c.server = original
+        const twin: Contender = { name: `${c.name} twin`, spec: c.spec, quotes: 0, server: twinServer }
         try {
+          const pair = [c, twin] as const
+          await Promise.all(pair.map((x) => runLoad(x.server.url, x.spec, { durationS: http.warmupS, connections: half })))
           let after = 0
           for (let r = 0; r < settings.maxRounds && after < settings.retentionRounds; r++) {
             const phase: Round["phase"] = state.left > 0 ? "retention" : "retention-after"
             const round = retentionRoundNo++
-            for (const original of r % 2 === 0 ? [true, false] : [false, true]) {
-              const started = Date.now()
-              const server = await serve(dir, original ? store.database : twin.database, retained)
-              const x: Contender = original ? c : { ...twin, server }
-              if (original) c.server = server
-              try {
-                await runLoad(server.url, x.spec, { durationS: http.warmupS })
-                const m = await measure(x, round, phase, settings.roundS)
-                if (original) {
-                  const left = store.countOld(aged.maxSeq, Date.now() - 2 * DAY_MS)
-                  runningMs += Date.now() - started
-                  if (state.left > 0 && left === 0) state.seconds = runningMs / 1000
-                  state.left = left
-                }
-                rounds.push(original ? { ...m, agedLeft: state.left } : m)
-                log(`${phase} round ${r + 1} ${x.name}: ${Math.round(m.rps)} req/s${original ? `, ${state.left.toLocaleString("en-US")} old rows left` : ""}`)
-              } finally {
-                await server.stop()
-              }
-            }
+            await waitQuiet(http.quietWaitS, http.quietPct)
+            const [mine, theirs] = await Promise.all(
+              pair.map((x) => measure(x, round, phase, settings.roundS, { connections: half, waited: true }))
+            )
+            if (mine === undefined || theirs === undefined) throw new Error("a retention round measured no pair")
+            const left = store.countOld(aged.maxSeq, Date.now() - 2 * DAY_MS)
+            if (state.left > 0 && left === 0) state.seconds = (Date.now() - started) / 1000
+            state.left = left
+            rounds.push({ ...mine, agedLeft: left }, theirs)
+            log(
+              `${phase} round ${r + 1}: ${Math.round(mine.rps)} req/s deleting (${left.toLocaleString("en-US")} old rows left), ` +
+                `${Math.round(theirs.rps)} req/s twin: ×${(mine.rps / theirs.rps).toFixed(2)}`
+            )
             if (phase === "retention-after") after++
           }
         } finally {
+          await Promise.all([original.stop(), twinServer.stop()])
           copy.drop()
         }
       }

@@ -77,7 +77,12 @@ const lazyScalarPlugin = () => ({
     build.onLoad({ filter: /[\\/]@effect[\\/]platform[\\/]dist[\\/]esm[\\/]index\.js$/ }, (args) => {
       const source = readFileSync(args.path, "utf8")
       const line = /^export \* as HttpApiScalar from "\.\/HttpApiScalar\.js";?$/m
-      // A platform whose index no longer has that line is bundled as it is.
+      // A platform whose index no longer names HttpApiScalar is bundled as it is; one that names
+      // it in another form stops the build, or the script would be back in serve's static chunk
+      // with nothing to say so.
+      if (!line.test(source) && source.includes("HttpApiScalar")) {
+        throw new Error(`${args.path} re-exports HttpApiScalar in a form lazyScalarPlugin does not know: update the plugin`)
+      }
       return { contents: source.replace(line, ""), loader: "js" }
     })
   }

@@ -7,7 +7,7 @@
  * every round; ratios to (b) are taken within a round.
  *
  * After each store's round, a paired measure of BENCH_SUSTAINED_PAIR_S: the store's server and a
- * control (ridequote on a SQLite file of its own, its audit emptied before every measure) served
+ * control (ridequote on a database of its own on the same store, its audit emptied before every measure) served
  * at once on the server core, each in a session of its own (one scheduler autogroup each, so
  * half the core each) with half the connections. The store's req/s ÷ the control's, last rounds
  * against first, is what the audit's growth costs with the machine's drift divided out: this
@@ -364,7 +364,7 @@ export const sustainedSection: Section = {
     const accounts = new Map<string, string>()
     const tokens = new Map<string, string>()
     let reference: Contender | undefined
-    let controlServer: Server | undefined
+    const controlServers: Array<Server> = []
     try {
       for (const store of stores) {
         const account = await createAccount(store.database)
@@ -387,30 +387,41 @@ export const sustainedSection: Section = {
       reference = { name: "(b)", server: refServer, quotes: 0, spec: first.spec }
       await probeQuote(refServer.url, tokens.values().next().value ?? "", body)
       const all = [...contenders, reference]
-      // The control: ridequote on a SQLite file of its own whose audit is emptied before every
-      // paired measure, so it never grows. What the machine does to the core between the first
-      // rounds and the last (this host drifts by a quarter within minutes) it does to the control
-      // too; what a grown database costs, only the store's server pays.
-      const controlFile = join(dir, "control.db")
-      const controlAccount = await createAccount(controlFile)
-      controlServer = await serve(dir, controlFile, {}, { ownSession: true })
-      const controlToken = await issueToken(controlServer.url, controlAccount)
-      await probeQuote(controlServer.url, controlToken, body)
-      const control: Contender = {
-        name: "control",
-        server: controlServer,
-        quotes: 0,
-        spec: { ...first.spec, headers: { ...first.spec.headers, authorization: `Bearer ${controlToken}` } }
-      }
-      const emptyControl = () => {
-        const db = new Database(controlFile, { timeout: 60_000 })
-        try {
-          db.prepare("DELETE FROM audit").run()
-        } finally {
-          db.close()
+      // The controls: per store, ridequote on a database of its own (a SQLite file; a PostgreSQL
+      // database on the same server) whose audit is emptied before every paired measure, so it
+      // never grows. What the machine does to the core between the first rounds and the last
+      // (this host drifts by a quarter within minutes) it does to the control too; what a grown
+      // database costs, only the store's server pays. A PostgreSQL store gets a PostgreSQL
+      // control: its backends run outside the server core, for both alike.
+      const controls = new Map<string, { readonly contender: Contender; readonly empty: () => void }>()
+      for (const c of contenders) {
+        const store = c.store
+        if (store === undefined) continue
+        const database = store.name === "SQLite" ? join(dir, "control.db") : createDatabase()
+        const account = await createAccount(database)
+        const server = await serve(dir, database, {}, { ownSession: true })
+        controlServers.push(server)
+        const token = await issueToken(server.url, account)
+        await probeQuote(server.url, token, body)
+        const contender: Contender = {
+          name: `control ${store.name}`,
+          server,
+          quotes: 0,
+          spec: { ...c.spec, headers: { ...c.spec.headers, authorization: `Bearer ${token}` } }
         }
+        const empty = store.name === "SQLite"
+          ? () => {
+            const db = new Database(database, { timeout: 60_000 })
+            try {
+              db.prepare("DELETE FROM audit").run()
+            } finally {
+              db.close()
+            }
+          }
+          : () => void psql(database, "TRUNCATE audit")
+        await runLoad(server.url, contender.spec, { durationS: http.warmupS })
+        controls.set(store.name, { contender, empty })
       }
-      await runLoad(control.server.url, control.spec, { durationS: http.warmupS })
       const half = Math.max(1, Math.round(http.connections / 2))
 
       // JIT warm-up of every server (its quotes are recorded too).
@@ -429,11 +440,12 @@ export const sustainedSection: Section = {
         for (const c of order) {
           const alone = await measure(c, round, "sustained", settings.roundS)
           let r: Round = alone
-          if (c.store !== undefined) {
-            emptyControl()
+          const control = c.store === undefined ? undefined : controls.get(c.store.name)
+          if (control !== undefined) {
+            control.empty()
             await waitQuiet(http.quietWaitS, http.quietPct)
             const [mine, theirs] = await Promise.all(
-              [c, control].map((x) => runLoad(x.server.url, x.spec, { durationS: settings.pairS, connections: half }))
+              [c, control.contender].map((x) => runLoad(x.server.url, x.spec, { durationS: settings.pairS, connections: half }))
             )
             if (mine === undefined || theirs === undefined) throw new Error("a paired measure measured no pair")
             c.quotes += mine.s2xx
@@ -678,7 +690,7 @@ export const sustainedSection: Section = {
     } finally {
       for (const c of contenders) await c.server.stop()
       await reference?.server.stop()
-      await controlServer?.stop()
+      for (const server of controlServers) await server.stop()
     }
   }
 }

@@ -40,7 +40,7 @@ import { PostgresClientLive } from "../../packages/storage-postgres/src/index.js
 import { SqliteClientLive } from "../../packages/storage-sqlite/src/index.js"
 import { join } from "node:path"
 import { http, quick } from "../lib/config.js"
-import { type LoadSpec, runLoad } from "../lib/load.js"
+import { type LoadResult, type LoadSpec, runLoad } from "../lib/load.js"
 import { createDatabase, dropDatabase, postgresReachable, psql } from "../lib/postgres.js"
 import { makeTempDir, pinned, spawnTracked, stop, threadCpuMicros, waitForListening, waitQuiet } from "../lib/procs.js"
 import { startSameWork } from "../lib/references.js"
@@ -243,6 +243,25 @@ interface Round {
   readonly paired?: { readonly rps: number; readonly controlRps: number }
 }
 
+/** Connections each of two servers served at once gets: half, so the two together get what one alone does. */
+const HALF_CONNECTIONS = Math.max(1, Math.round(http.connections / 2))
+
+/** Loads two servers at the same time for `durationS`, each with half the connections; their results in order. */
+const loadTogether = async (
+  pair: readonly [Contender, Contender],
+  durationS: number
+): Promise<readonly [LoadResult, LoadResult]> => {
+  const connections = HALF_CONNECTIONS
+  const [a, b] = pair
+  return Promise.all([
+    runLoad(a.server.url, a.spec, { durationS, connections }),
+    runLoad(b.server.url, b.spec, { durationS, connections })
+  ])
+}
+
+/** A round's req/s ÷ its control's in the paired measure (NaN without one). */
+const pairedRatio = (r: Round): number => (r.paired === undefined ? Number.NaN : r.paired.rps / r.paired.controlRps)
+
 /** One contender's round: the quiet-machine wait (unless the caller waited), its load, its CPU. */
 const measure = async (
   c: Contender,
@@ -282,6 +301,9 @@ const ratioToReference = (rounds: ReadonlyArray<Round>, config: string, referenc
   return spread(rounds.filter((r) => r.config === config).map((r) => r.rps / (ref.get(`${r.phase}${r.round}`) ?? Number.NaN)))
 }
 
+/** Untimed reads of a page before it is timed in process (the client's code warmed up, as in a running server). */
+const PAGE_WARMUP_MS = 2_000
+
 /**
  * `AuditLog.pageJson` (what GET /v1/audit/recent serves) through the project's own layer on the
  * store, in this process: first page and the keyset page at `cursor`, median of `n` each, ms,
@@ -290,9 +312,6 @@ const ratioToReference = (rounds: ReadonlyArray<Round>, config: string, referenc
  * reads straight after one read measured 2.89, 1.81, 1.21, 1.16, 0.98 ms (the statement itself
  * took 0.03-0.06 ms to execute and 0.04 ms to plan, EXPLAIN ANALYZE): that was the JIT, not the page.
  */
-/** Untimed reads of a page before it is timed in process (the client's code warmed up, as in a running server). */
-const PAGE_WARMUP_MS = 2_000
-
 const timePageInProcess = async (
   store: Store,
   account: string,
@@ -425,7 +444,6 @@ export const sustainedSection: Section = {
         await runLoad(server.url, contender.spec, { durationS: http.warmupS })
         controls.set(store.name, { contender, empty })
       }
-      const half = Math.max(1, Math.round(http.connections / 2))
 
       // JIT warm-up of every server (its quotes are recorded too).
       for (const c of all) {
@@ -450,14 +468,9 @@ export const sustainedSection: Section = {
             // Both loaded together before the timed seconds: the control comes out of a minute
             // idle (V8 shrinks an idle heap) while the store's server has just run its round;
             // timed straight away, the control trailed it by 5-50 % from round to round.
-            const [warm] = await Promise.all(
-              [c, control.contender].map((x) => runLoad(x.server.url, x.spec, { durationS: http.warmupS, connections: half }))
-            )
-            c.quotes += warm?.s2xx ?? 0
-            const [mine, theirs] = await Promise.all(
-              [c, control.contender].map((x) => runLoad(x.server.url, x.spec, { durationS: settings.pairS, connections: half }))
-            )
-            if (mine === undefined || theirs === undefined) throw new Error("a paired measure measured no pair")
+            const [warm] = await loadTogether([c, control.contender], http.warmupS)
+            c.quotes += warm.s2xx
+            const [mine, theirs] = await loadTogether([c, control.contender], settings.pairS)
             c.quotes += mine.s2xx
             r = { ...alone, quotesSoFar: c.quotes, paired: { rps: mine.rps, controlRps: theirs.rps } }
           }
@@ -465,7 +478,7 @@ export const sustainedSection: Section = {
           log(
             `sustained round ${round + 1} ${c.name}: ${Math.round(r.rps)} req/s, ${c.quotes.toLocaleString("en-US")} quotes, ` +
               `CPU µs/req: event loop ${fmt(r.mainCpuUs)}, busiest other thread ${fmt(r.busiestThreadCpuUs)}, the rest ${fmt(r.otherCpuUs)}` +
-              (r.paired === undefined ? "" : `; beside the control ${Math.round(r.paired.rps)} / ${Math.round(r.paired.controlRps)} req/s (×${(r.paired.rps / r.paired.controlRps).toFixed(2)})`)
+              (r.paired === undefined ? "" : `; beside the control ${Math.round(r.paired.rps)} / ${Math.round(r.paired.controlRps)} req/s (×${pairedRatio(r).toFixed(2)})`)
           )
         }
         round++
@@ -528,7 +541,7 @@ export const sustainedSection: Section = {
         twins.set(c.name, `${c.name} twin`)
         log(
           `retention ${store.name}: ${aged.rows.toLocaleString("en-US")} rows pre-aged; it and its twin served at once on core ${http.serverCpu}, ` +
-            `RIDEQUOTE_AUDIT_RETENTION_DAYS=2, ${half} connections each`
+            `RIDEQUOTE_AUDIT_RETENTION_DAYS=2, ${HALF_CONNECTIONS} connections each`
         )
         const state: RetentionState = { aged: aged.rows, left: aged.rows, seconds: Number.NaN }
         retention.set(store.name, state)
@@ -541,14 +554,14 @@ export const sustainedSection: Section = {
         const twin: Contender = { name: `${c.name} twin`, spec: c.spec, quotes: 0, server: twinServer }
         try {
           const pair = [c, twin] as const
-          await Promise.all(pair.map((x) => runLoad(x.server.url, x.spec, { durationS: http.warmupS, connections: half })))
+          await loadTogether(pair, http.warmupS)
           let after = 0
           for (let r = 0; r < settings.maxRounds && after < settings.retentionRounds; r++) {
             const phase: Round["phase"] = state.left > 0 ? "retention" : "retention-after"
             const round = retentionRoundNo++
             await waitQuiet(http.quietWaitS, http.quietPct)
             const [mine, theirs] = await Promise.all(
-              pair.map((x) => measure(x, round, phase, settings.roundS, { connections: half, waited: true }))
+              pair.map((x) => measure(x, round, phase, settings.roundS, { connections: HALF_CONNECTIONS, waited: true }))
             )
             if (mine === undefined || theirs === undefined) throw new Error("a retention round measured no pair")
             const left = store.countOld(aged.maxSeq, Date.now() - 2 * DAY_MS)
@@ -580,8 +593,7 @@ export const sustainedSection: Section = {
         const holds = median(lastR.map((r) => r.rps)) / median(firstR.map((r) => r.rps))
         // The same, each round's req/s taken beside the control's in its paired measure: the
         // machine's drift between the first rounds and the last divided out.
-        const besideControl = (rs: ReadonlyArray<Round>) =>
-          median(rs.flatMap((r) => (r.paired === undefined ? [] : [r.paired.rps / r.paired.controlRps])))
+        const besideControl = (rs: ReadonlyArray<Round>) => median(rs.map(pairedRatio).filter(Number.isFinite))
         const holdsBesideControl = besideControl(lastR) / besideControl(firstR)
         const sustained = rounds.filter((r) => r.phase === "sustained")
         const firstRounds = new Set(firstR.map((r) => r.round))
@@ -644,7 +656,7 @@ export const sustainedSection: Section = {
             ) +
             `\n\nLast ${settings.edge} rounds ÷ first ${settings.edge}: ×${holds.toFixed(2)} in req/s; ` +
             `×${holdsBesideControl.toFixed(2)} in req/s ÷ the control's beside it (paired measures, ` +
-            mine.map((r) => (r.paired === undefined ? "–" : `×${(r.paired.rps / r.paired.controlRps).toFixed(2)}`)).join(", ") + `). ` +
+            mine.map((r) => (r.paired === undefined ? "–" : `×${pairedRatio(r).toFixed(2)}`)).join(", ") + `). ` +
             `÷ (b): first rounds ${fmtRatio(toRefFirst)}, last rounds ${fmtRatio(toRefLast)}, all ${fmtRatio(toRef)}. ` +
             (end === undefined
               ? ""

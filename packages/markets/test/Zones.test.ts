@@ -18,10 +18,9 @@ const polygon = (ring: Ring) => ({ kind: "polygon" as const, ring })
 const pointsAround = (ring: Ring, random: ReadonlyArray<readonly [number, number]>) => {
   const { south, north, west, east } = boxOf(polygon(ring))
   const points: Array<{ latitude: number; longitude: number }> = []
-  const GRID = ZONE_GRID
-  const cellLat = (north - south) / GRID, cellLon = (east - west) / GRID
-  for (let cy = 0; cy < GRID; cy++) {
-    for (let cx = 0; cx < GRID; cx++) points.push({ latitude: south + (cy + 0.5) * cellLat, longitude: west + (cx + 0.5) * cellLon })
+  const cellLat = (north - south) / ZONE_GRID, cellLon = (east - west) / ZONE_GRID
+  for (let cy = 0; cy < ZONE_GRID; cy++) {
+    for (let cx = 0; cx < ZONE_GRID; cx++) points.push({ latitude: south + (cy + 0.5) * cellLat, longitude: west + (cx + 0.5) * cellLon })
   }
   for (const [u, v] of random) {
     points.push({ latitude: south - 0.05 * (north - south) + u * 1.1 * (north - south), longitude: west - 0.05 * (east - west) + v * 1.1 * (east - west) })

@@ -8,7 +8,7 @@ import type { LocalTime } from "@ridequote/core"
 /** Zone offsets only change on quarter hours (even the :45 zones), so one lookup serves a quarter hour. */
 const QUARTER_HOUR_MS = 15 * 60_000
 const QUARTERS_PER_DAY = 96
-/** Bounded: a backtest over years of trips must not grow this without limit (20,000 days: 54 years). */
+/** Bounded caches (days of offsets, dates of midnights): a backtest over years of trips must not grow them without limit (20,000 days: 54 years). */
 const MAX_CACHED_OFFSETS = 20_000
 
 /** A function from an instant (epoch ms) to the local time in `timeZone`. */

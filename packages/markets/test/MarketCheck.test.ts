@@ -19,6 +19,18 @@ describe("market check", () => {
     expect(out).toMatch(/Haneda fixed fare, 渋谷区 Shibuya, late night 22:00–05:00 at 23:30: 9200 \/ 9200 \/ 9200 JPY/)
   }, 60_000)
 
+  it("prints metered samples only where the version in force has a meter: flat fares alone (Chicago's shared ride) and ride-hail levels get none", async () => {
+    const chicago = await run(["market", "check", "models/chicago-tariff.json", "--at", "2026-11-24"])
+    expect(chicago).toMatch(/chicago-taxi\/Standard 5 km in 15 min at 11:00: [\d.]+ \/ [\d.]+ \/ [\d.]+ USD/)
+    expect(chicago).not.toMatch(/chicago-taxi\/Shared \d+ km in/)
+    expect(chicago).toContain("chicago-taxi/Shared O'Hare to Downtown or McCormick Place, shared ride (per person) at 11:00: 24 / 24 / 24 USD")
+    expect(chicago).toContain("chicago-taxi/Shared Between O'Hare and Midway, shared ride (per person) at 23:30: 37 / 37 / 37 USD")
+    const nyc = await run(["market", "check", "models/nyc-tariff.json", "--at", "2026-11-24"])
+    expect(nyc).toMatch(/yellow-taxi\/Standard 5 km in 15 min at 11:00/)
+    expect(nyc).not.toMatch(/(uber|lyft)\/Standard \d+ km in/)
+    expect(nyc).not.toContain(" 0 / 0 / 0 ")
+  }, 60_000)
+
   it("refuses an invalid file, naming it, with a non-zero exit", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ridequote-check-"))
     const file = join(dir, "city-tariff.json")

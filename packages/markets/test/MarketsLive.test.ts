@@ -51,7 +51,7 @@ describe("market selection by pickup", () => {
         const at = suppliedTrip(chicago, CHICAGO_LOOP, { latitude: 41.9214, longitude: -87.6513 }, 5.5, 15)
         const [today] = chicago.offers(at("2026-11-24T17:00:00Z"))
         expect(today?.source?.tariff?.effectiveFrom).toBe("2016-01-01")
-        expect(today?.source?.level?.evidence).toMatch(/2025 ordinance.*last checked 2026-11-26/)
+        expect(today?.source?.level?.evidence).toMatch(/2025 ordinance.*last checked 2026-11-27/)
         const [past] = chicago.offers(at("2015-11-24T17:00:00Z"))
         expect(past?.source?.tariff?.effectiveFrom).toBe("2012-07-01")
         expect(past?.source?.level).toEqual({ asOf: "2012-07-01" })
@@ -62,6 +62,46 @@ describe("market selection by pickup", () => {
         expect(older?.source?.level?.evidence).toMatch(/^the trip's date 2011-11-22 is before the earliest rule known for this market \(.*, in force from 2012-07-01\): priced on that rule, not on the one in force on 2011-11-22$/)
         // The shared source of in-force quotes is not touched by it.
         expect(chicago.offers(at("2015-11-24T17:00:00Z"))[0]?.source?.level).toEqual({ asOf: "2012-07-01" })
+      }))
+
+    it.effect("a shared taxi from O'Hare or Midway costs the City's flat fee per person to Downtown or McCormick Place and between the airports; no other trip offers it", () =>
+      Effect.gen(function*() {
+        const chicago = yield* (yield* MarketData).marketAt(CHICAGO_LOOP)
+        const OHARE = { latitude: 41.9779, longitude: -87.9042 }
+        const MIDWAY = { latitude: 41.7868, longitude: -87.7522 }
+        const MCCORMICK = { latitude: 41.8516, longitude: -87.6155 }
+        const LINCOLN_SQUARE = { latitude: 41.9689, longitude: -87.6889 }
+        const shared = (from: Coordinates, to: Coordinates, iso: string) =>
+          chicago.offers(suppliedTrip(chicago, from, to, 28, 45)(iso)).find((o) => o.serviceLevel === "Shared")
+        const price = (from: Coordinates, to: Coordinates, iso = "2026-11-24T17:00:00Z") => {
+          const offer = shared(from, to, iso)
+          return offer === undefined ? undefined : [0.05, 0.5, 0.95].map((q) => offer.distribution.quantile(q))
+        }
+        // BACP's rates: $24 O'Hare → Downtown or McCormick Place, $18 from Midway, $37 between the airports.
+        expect(price(OHARE, CHICAGO_LOOP)).toEqual([24, 24, 24])
+        expect(price(OHARE, MCCORMICK)).toEqual([24, 24, 24])
+        expect(price(MIDWAY, CHICAGO_LOOP)).toEqual([18, 18, 18])
+        expect(price(OHARE, MIDWAY)).toEqual([37, 37, 37])
+        expect(price(MIDWAY, OHARE)).toEqual([37, 37, 37])
+        // Only from the airport cab stands, only to Downtown (north of 22nd Street, south of
+        // Fullerton, east of Ashland) or McCormick Place.
+        expect(price(CHICAGO_LOOP, OHARE)).toBeUndefined()
+        expect(price(OHARE, LINCOLN_SQUARE)).toBeUndefined()
+        expect(price(CHICAGO_LOOP, { latitude: 41.9214, longitude: -87.6513 })).toBeUndefined()
+        const offer = shared(OHARE, CHICAGO_LOOP, "2026-11-24T17:00:00Z")
+        expect(offer?.provider).toBe("chicago-taxi")
+        expect(offer?.source?.product).toBe("Shared taxi from the airport cab stands (per person)")
+        expect(offer?.source?.fare).toBe("O'Hare to Downtown or McCormick Place, shared ride (per person)")
+        expect(offer?.source?.records).toBeUndefined()
+        expect(offer?.source?.tariff?.url).toBe("https://www.chicago.gov/city/en/depts/bacp/supp_info/chicabs.html")
+        expect(offer?.source?.level?.evidence).toMatch(/\$30 \(O'Hare\), \$22 \(Midway\) and \$45 .*last checked 2026-11-27/)
+        // The metered taxi of the same trip is still offered beside it.
+        expect(chicago.offers(suppliedTrip(chicago, OHARE, CHICAGO_LOOP, 28, 45)("2026-11-24T17:00:00Z")).map((o) => o.serviceLevel))
+          .toEqual(["Standard", "Shared"])
+        // No records stand behind it: before the earliest rule the file knows, it has no price.
+        expect(shared(OHARE, CHICAGO_LOOP, "2025-09-01T17:00:00Z")?.distribution.quantile(0.5)).toBe(24)
+        expect(shared(OHARE, CHICAGO_LOOP, "2025-08-31T17:00:00Z")).toBeUndefined()
+        expect(shared(OHARE, CHICAGO_LOOP, "2019-11-12T17:00:00Z")).toBeUndefined()
       }))
 
     it.effect("a Paris pickup falls back to the sample market", () =>

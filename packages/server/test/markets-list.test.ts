@@ -38,7 +38,9 @@ describe("ridequote markets list", () => {
     expect(r.stdout).toMatch(/yellow-taxi\/Standard .*tariff: TLC taximeter rate of fare \(2022\) \(from 2022-12-19\)/)
     expect(r.stdout).toMatch(/uber\/Standard .*level as of 2025-06-30 ×1\.354/)
     // A rule that may have been replaced says so (Chicago's 2025 ordinance, not confirmed).
-    expect(r.stdout).toMatch(/chicago-taxi\/Standard .*level as of 2016-01-01 \(caveat: A 2025 ordinance .*last checked 2026-11-26\)/)
+    expect(r.stdout).toMatch(/chicago-taxi\/Standard .*level as of 2016-01-01 \(caveat: A 2025 ordinance .*last checked 2026-11-27\)/)
+    // A product priced on flat fares alone is listed, though no plain trip gets it: Chicago's shared airport ride.
+    expect(r.stdout).toMatch(/chicago-taxi\/Shared\s+Shared taxi from the airport cab stands \(per person\); tariff: .*\(from 2025-09-01\)/)
     expect(r.stdout).not.toContain("global-sample")
     // The markets defined by a published tariff alone, each with its currency and time zone.
     for (const line of [
@@ -70,6 +72,8 @@ describe("ridequote markets list", () => {
     const hk = markets.find((m) => m.id === "hong-kong")
     expect(hk).toMatchObject({ sampleData: false, currency: "HKD", timeZone: "Asia/Hong_Kong" })
     expect(hk?.offers.map((o) => [o.key, (o.source["tariff"] as { effectiveFrom?: string } | undefined)?.effectiveFrom])).toEqual([["hk-taxi/Standard", "2022-07-17"]])
+    // A product priced on flat fares alone is not listed before its earliest rule (Chicago's shared ride: 2025-09-01).
+    expect(markets.find((m) => m.id === "chicago")?.offers.map((o) => o.key)).toEqual(["chicago-taxi/Standard"])
   })
 
   it("--markets none: the sample market alone, on every place of the Earth", async () => {

@@ -24,7 +24,7 @@ import { interpolateQuantile } from "./Quantiles.js"
 import { chargesCache, conditionHolds, flatFareFor, versionAt } from "./tariff/Charges.js"
 import type { TripMoment } from "./tariff/Charges.js"
 import { meterRebase, offerSourceCache, tariffTripView, withLevel } from "./tariff/MarketTariffs.js"
-import type { MarketTariffs } from "./tariff/MarketTariffs.js"
+import type { MarketTariffs, TariffTripView } from "./tariff/MarketTariffs.js"
 import type { ProviderTariff } from "./tariff/TariffFile.js"
 
 /**
@@ -160,6 +160,12 @@ export interface CalibratedMarket extends Market, KnowsRoutes {
   readonly model: MarketModel
   /** The regime in force at an instant (epoch ms; undefined = the newest). */
   readonly regimeAt: (epochMillis: number | undefined) => Regime
+  /**
+   * The products the tariff prices on flat fares alone (no records; offered only on the trips a
+   * flat fare covers), with their basis at the trip's moment whether or not a fare covers the
+   * trip: what a listing (`GET /v1/markets`) shows of them.
+   */
+  readonly flatFareProducts: (trip: Trip) => ReadonlyArray<Omit<ProviderOffer, "distribution"> & { readonly source: OfferSource }>
 }
 
 /**
@@ -205,6 +211,13 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
   const tariffed: ReadonlyArray<ProviderTariff | undefined> | undefined = tariffs === undefined
     ? undefined
     : model.providers.map((p) => tariffs.byProvider.get(`${p.provider}/${p.serviceLevel}`))
+  // Products the records do not have and the tariff prices on flat fares alone (Chicago's shared
+  // ride from the airport cab stands): offered by the market the tariff names (not by a model
+  // joining it), on the trips a flat fare covers.
+  const flatOnly: ReadonlyArray<ProviderTariff> = tariffs === undefined || tariffs.document.market !== model.id
+    ? []
+    : tariffs.document.tariffs.filter((t) => !model.providers.some((p) => p.provider === t.provider && p.serviceLevel === t.serviceLevel))
+  const flatOnlyProducts: ReadonlyArray<OfferSource> = flatOnly.map((t) => (t.product === undefined ? {} : { product: t.product }))
   const digits = minorDigits(model.currency)
   // Trips between two known places (ride-hail quotes between named places): their own prices.
   const pairsOf = placePairPricing(model)
@@ -220,9 +233,9 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
    * (Newark) covering this trip, if any. Undefined for a provider whose version neither
    * meters, fixes nor levels its price here (then the fitted distribution stands as it is).
    */
-  const tariffTrip = (trip: Trip, at: number | undefined, regime: Regime, specialTolls: ReadonlyArray<number> | undefined) => {
-    if (tariffs === undefined) return undefined
-    const { localDate, moment, places } = tariffTripView(tariffs, localDateOf, trip, at)
+  const tariffTrip = (view: TariffTripView | undefined, trip: Trip, regime: Regime, specialTolls: ReadonlyArray<number> | undefined) => {
+    if (tariffs === undefined || view === undefined) return undefined
+    const { localDate, moment, places } = view
     const fees = feeTotal(regime)
     const meterPlusTolls = tollsOf(specialTolls)
     return (
@@ -273,6 +286,33 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
       }
     }
   }
+  /**
+   * Whether a flat-fare-only product is offered on a local date: from its first version on. With
+   * no records behind it, a date before every rule the file knows has no price to give (a metered
+   * product's records still say what such a trip was like).
+   */
+  const offeredOn = (tariff: ProviderTariff, localDate: string | undefined): boolean =>
+    localDate === undefined || localDate >= (tariff.versions[0]?.effectiveFrom ?? "")
+  /** The flat-fare-only products a flat fare of the version in force covers on this trip: that fare, exact. */
+  const flatOnlyOffers = (view: TariffTripView): ReadonlyArray<ProviderOffer> => {
+    const out: Array<ProviderOffer> = []
+    for (const [i, tariff] of flatOnly.entries()) {
+      if (tariffs === undefined) break
+      if (!offeredOn(tariff, view.localDate)) continue
+      const version = versionAt(tariff, view.localDate)
+      const flat = flatFareFor(version, view.moment, view.places, tariffs.holidays)
+      if (flat === undefined) continue
+      const charges = chargesOf(version, "flat", view.moment, view.places, tariffs.holidays)
+      const price = charges.total(flat.amount, 0)
+      out.push({
+        provider: tariff.provider,
+        serviceLevel: tariff.serviceLevel,
+        distribution: { quantile: () => price },
+        source: sourceOf(version, charges, flatOnlyProducts[i], flat.name, view.localDate)
+      })
+    }
+    return out
+  }
   return {
     model,
     regimeAt,
@@ -297,11 +337,12 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
         ? undefined
         : specialFareFor(special, zoneOf(trip.pickup), zoneOf(trip.destination))
       const fareRegime = fare === undefined ? undefined : specialRegime(fare, at === undefined ? undefined : localDateOf(at))
+      const view = tariffs === undefined ? undefined : tariffTripView(tariffs, localDateOf, trip, at)
       const priced = tariffed === undefined
         ? undefined
-        : tariffTrip(trip, at, regime, fare?.kind === "meter-plus" ? fareRegime?.tolls : undefined)
+        : tariffTrip(view, trip, regime, fare?.kind === "meter-plus" ? fareRegime?.tolls : undefined)
       const pairOf = pairsOf?.(trip.pickup, trip.destination, route, trip.distanceKm)
-      return model.providers.map((p, i) => {
+      const fitted = model.providers.map((p, i): ProviderOffer => {
         const metered = priceQuantile(model, regime, i, route, trip.distanceKm, trip.durationMinutes, trip.localTime, month, pairOf?.(i))
         const source = sources[i] ?? {}
         const tariff = tariffed?.[i]
@@ -322,6 +363,18 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
           distribution: { quantile: (q: number) => Math.max(0, offset + interpolateQuantile(levels, row, q)) },
           source: specialSource(source, fare, fareRegime.window)
         }
+      })
+      return flatOnly.length === 0 || view === undefined ? fitted : [...fitted, ...flatOnlyOffers(view)]
+    },
+    flatFareProducts: (trip) => {
+      if (flatOnly.length === 0 || tariffs === undefined) return []
+      const at = trip.departAt === undefined ? undefined : DateTime.toEpochMillis(trip.departAt)
+      const view = tariffTripView(tariffs, localDateOf, trip, at)
+      return flatOnly.flatMap((tariff, i) => {
+        if (!offeredOn(tariff, view.localDate)) return []
+        const version = versionAt(tariff, view.localDate)
+        const charges = chargesOf(version, "flat", view.moment, view.places, tariffs.holidays)
+        return [{ provider: tariff.provider, serviceLevel: tariff.serviceLevel, source: sourceOf(version, charges, flatOnlyProducts[i], undefined, view.localDate) }]
       })
     }
   }

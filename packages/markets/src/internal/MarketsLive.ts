@@ -23,7 +23,7 @@ import { marketTariffs } from "./tariff/MarketTariffs.js"
 import { definedMarket } from "./tariff/TariffMarket.js"
 import type { DefinedMarket } from "./tariff/TariffMarket.js"
 import type { MarketTariffs } from "./tariff/MarketTariffs.js"
-import { decodeTariffJson, isTariffJson } from "./tariff/TariffFile.js"
+import { decodeTariffJson, flatFaresOnly, isTariffJson } from "./tariff/TariffFile.js"
 import type { TariffDocument } from "./tariff/TariffFile.js"
 
 /** Which markets `MarketsLive` serves; `marketsSelection` builds it from the command-line options. */
@@ -75,8 +75,12 @@ export const loadMarketModels = (
       const priced = models.filter((m) => m.model.id === t.tariff.market || m.model.joins === t.tariff.market)
       if (priced.length === 0) return yield* invalid(t.path, `prices market "${t.tariff.market}", which no model in the folder is`)
       for (const p of t.tariff.tariffs) {
-        const model = priced.find((m) => m.model.providers.some((mp) => mp.provider === p.provider && mp.serviceLevel === p.serviceLevel))
-        if (model === undefined) return yield* invalid(t.path, `tariff ${p.provider}/${p.serviceLevel}: market "${t.tariff.market}" has no such provider`)
+        const model = priced.find((m) => m.model.providers.some((mp) => mp.provider === p.provider && mp.serviceLevel === p.serviceLevel)) ??
+          // A product the records lack is priced on its flat fares alone, by the market the file names.
+          (flatFaresOnly(p) ? priced.find((m) => m.model.id === t.tariff.market) : undefined)
+        if (model === undefined) {
+          return yield* invalid(t.path, `tariff ${p.provider}/${p.serviceLevel}: market "${t.tariff.market}" has no such provider (a product its records lack must be priced by flat fares alone: no meter or level in any version)`)
+        }
         if (model.model.currency !== t.tariff.currency) return yield* invalid(t.path, `currency ${t.tariff.currency} is not the market's (${model.model.currency})`)
       }
       tariffsOf.set(t.tariff.market, marketTariffs(t.tariff))
@@ -179,8 +183,13 @@ const withCoverage = <M extends ServedMarket>(market: M): M => {
     coverage: {
       area,
       timeZone: "model" in market ? market.model.timeZone : market.timeZone,
-      offers: (at) =>
-        market.offers(plainTrip(at)).map(({ provider, serviceLevel, source }) => ({ provider, serviceLevel, source: source ?? {} }))
+      offers: (at) => {
+        const trip = plainTrip(at)
+        const offered = market.offers(trip).map(({ provider, serviceLevel, source }) => ({ provider, serviceLevel, source: source ?? {} }))
+        // Products offered on flat fares alone are listed too, though no flat fare covers the plain trip.
+        const flatOnly = "model" in market ? market.flatFareProducts(trip) : []
+        return flatOnly.length === 0 ? offered : [...offered, ...flatOnly.filter((f) => !offered.some((o) => o.provider === f.provider && o.serviceLevel === f.serviceLevel))]
+      }
     }
   }
 }

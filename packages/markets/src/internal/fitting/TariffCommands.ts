@@ -69,7 +69,9 @@ const money = (x: number, currency: Currency): number => toMajor(toMinor(x, curr
 
 /**
  * The sample quotes of a tariff document on `date`: every provider's metered trips (supplied
- * route, no zones) and every flat fare of the version in force (between its own zones).
+ * route, no zones) where the version in force has a meter, and every flat fare of that version
+ * (between its own zones). A version without a meter (a level over a fitted market's records,
+ * or flat fares only) has no metered sample: the file alone does not price such a trip.
  */
 export const sampleQuotes = (document: TariffDocument, date: string): ReadonlyArray<SampleQuote> => {
   const tariffs: MarketTariffs = marketTariffs(document)
@@ -78,12 +80,12 @@ export const sampleQuotes = (document: TariffDocument, date: string): ReadonlyAr
   const out: Array<SampleQuote> = []
   const none: ReadonlySet<string> = new Set()
   for (const tariff of document.tariffs) {
-    for (const s of SAMPLE_TRIPS) {
+    const version = versionAt(tariff, date)
+    for (const s of version.meter !== undefined || version.meterVariants.length > 0 ? SAMPLE_TRIPS : []) {
       const moment = momentOf(date, s.time)
       const view: TariffTripView = { localDate: date, moment, places: { pickup: none, dropoff: none } }
       out.push(meteredSample(tariffs, tariff, s, view, minor, currency))
     }
-    const version = versionAt(tariff, date)
     for (const flat of version.flatFares) {
       for (const time of ["11:00", "23:30"]) {
         const moment = momentOf(date, time)

@@ -267,6 +267,14 @@ export const ProviderTariff = Schema.Struct({
 }).annotations({ identifier: "ProviderTariff" })
 export type ProviderTariff = typeof ProviderTariff.Type
 
+/**
+ * Whether a provider's rule prices flat fares only (no version has a meter or a level): a
+ * product a fitted market's records lack can be added by its tariff this way (Chicago's shared
+ * ride from the airport cab stands), offered on the trips one of its flat fares covers.
+ */
+export const flatFaresOnly = (tariff: ProviderTariff): boolean =>
+  tariff.versions.every((v) => v.meter === undefined && v.level === undefined && v.meterVariants.length === 0 && v.flatFares.length > 0)
+
 /** A market defined by the tariff file itself (no trip records): what the model file would say. */
 export const MarketDefinition = Schema.Struct({
   name: Schema.String,

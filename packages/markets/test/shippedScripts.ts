@@ -8,7 +8,7 @@ import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { promisify } from "node:util"
-import type { EraEvaluation, Evaluation, RideHailEvaluation, SpecialFareEvaluation } from "@ridequote/markets/fitting"
+import type { EraEvaluation, Evaluation, RideHailEvaluation, SpecialFareEvaluation, TodayRatio } from "@ridequote/markets/fitting"
 import { EVALUATION_LEVELS, overLine, rideHailMisses, targetMisses } from "@ridequote/markets/fitting"
 
 export const PACKAGE = join(import.meta.dirname, "..")
@@ -81,13 +81,22 @@ export const expectEvaluationTargets = async (args: ReadonlyArray<string>): Prom
   const result = JSON.parse(await run([...withoutPlot, "--json", "--quiet"])) as {
     forward: ReadonlyArray<Evaluation>
     specialFares: ReadonlyArray<SpecialFareEvaluation>
-    rules: { readonly eras: ReadonlyArray<EraEvaluation>; readonly today?: { readonly median: number; readonly thenMedian: number } }
+    rules: { readonly eras: ReadonlyArray<EraEvaluation>; readonly today?: TodayRatio }
   }
   // The published rules on the records' unseen trips: every era (NYC's 2012 meter; Chicago's
   // 2012 and 2016 rules) within 3 points at every percentile and no worse than the fitted
   // model alone; a quote on its own date is what was paid (median ratio within 2 %).
   expect(result.rules.eras.map((e) => e.effectiveFrom)).toEqual(args.includes("nyc-tlc") ? ["2012-09-04"] : ["2012-07-01", "2016-01-01"])
   expect(Math.abs((result.rules.today?.thenMedian ?? Number.NaN) - 1)).toBeLessThanOrEqual(0.02)
+  // Each unseen trip's own cost under today's rule (its meter units at today's prices, today's
+  // charges, its tolls) sits where today's quote says: NYC's rules count the same units (exact),
+  // Chicago's 2012 → 2016 move differs per unit (the trip's split of distance and time estimated).
+  const byRule = result.rules.today?.byRule
+  expect(byRule?.rows).toBeGreaterThan(1000)
+  for (const [level, nominal] of EVALUATION_LEVELS) {
+    expect(Math.abs((byRule?.coverage[level] ?? Number.NaN) - nominal), `today's cost by the rule, ${level}`)
+      .toBeLessThanOrEqual(args.includes("nyc-tlc") ? 0.03 : 0.05)
+  }
   for (const era of result.rules.eras) {
     const name = `${era.provider} ${era.effectiveFrom}`
     expect(era.pinball, name).toBeLessThanOrEqual(era.fittedPinball * 1.01)

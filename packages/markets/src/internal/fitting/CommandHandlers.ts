@@ -13,7 +13,7 @@ import { describeMarkets, marketsSelection } from "../Shipped.js"
 import { makeBacktestQuotesLive, runBacktest } from "./Backtest.js"
 import { describeRoutes, RouteResolverLive } from "@ridequote/routes"
 import type { RoutesChoice } from "@ridequote/routes"
-import { evaluate, renderEvaluation, targetMisses } from "./Evaluation.js"
+import { EVALUATION_LEVELS, evaluate, renderEvaluation, targetMisses } from "./Evaluation.js"
 import type { Evaluation } from "./Evaluation.js"
 import { DEFAULT_HOLDOUT, fitMarket } from "./Fit.js"
 import type { FitOptions, MarketFitBase } from "./Fit.js"
@@ -366,7 +366,14 @@ const ruleCheck = (
     renderRuleEvaluation(model.id, eras),
     ...(today === undefined ? [] : [
       "",
-      `the same ${today.rows} trips quoted on their weekday and hour in the week of ${today.today}: quoted p50 ÷ price paid = ${today.median.toFixed(3)} (quartiles ${today.p25.toFixed(3)}–${today.p75.toFixed(3)}); on their own date ${today.thenMedian.toFixed(3)}`
+      `the same ${today.rows} trips quoted on their weekday and hour in the week of ${today.today}: quoted p50 ÷ price paid = ${today.median.toFixed(3)} (quartiles ${today.p25.toFixed(3)}–${today.p75.toFixed(3)}); on their own date ${today.thenMedian.toFixed(3)}`,
+      ...(today.byRule.rows === 0 ? [] : [
+        `each trip's own cost under the rule in force that week (${today.byRule.rows} trips: its meter units at today's prices, today's surcharges and fees, its own tolls): ` +
+        `cost ÷ price paid = ${today.byRule.median.toFixed(3)} (quartiles ${today.byRule.p25.toFixed(3)}–${today.byRule.p75.toFixed(3)}), Σ cost ÷ Σ paid ${today.byRule.sumRatio.toFixed(3)} (by the trips' year: ${
+          Object.entries(today.byRule.sumRatioByYear).map(([y, r]) => `${y} ${r.toFixed(3)}`).join(", ")
+        }; Σ quoted p50 ÷ Σ paid ${today.byRule.quotedSumRatio.toFixed(3)}); ` +
+        `share of those costs at or below each quoted percentile: ${EVALUATION_LEVELS.map(([name]) => `${name} ${((today.byRule.coverage[name] ?? Number.NaN) * 100).toFixed(1)} %`).join(", ")}`
+      ])
     ])
   ]
   return { eras, today, text: lines.join("\n") }

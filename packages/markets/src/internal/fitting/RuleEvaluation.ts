@@ -16,11 +16,11 @@
 import { DateTime } from "effect"
 import type { Market, Trip } from "@ridequote/core"
 import { calibratedMarket } from "../CalibratedMarket.js"
-import { localClock, localMidnight, wallClock } from "../LocalClock.js"
+import { localClock, localDateClock, localMidnight, wallClock } from "../LocalClock.js"
 import type { MarketModel } from "../ModelFile.js"
 import { pinballLoss } from "../Quantiles.js"
-import { versionAt } from "../tariff/Charges.js"
-import { marketTariffs } from "../tariff/MarketTariffs.js"
+import { chargesFor, flatFareFor, versionAt } from "../tariff/Charges.js"
+import { marketTariffs, meterRebase } from "../tariff/MarketTariffs.js"
 import type { MarketTariffs } from "../tariff/MarketTariffs.js"
 import type { TariffDocument } from "../tariff/TariffFile.js"
 import { EVALUATION_LEVELS } from "./Evaluation.js"
@@ -148,6 +148,32 @@ export interface TodayRatio {
   readonly p75: number
   /** Quartiles and median of (quoted p50 then ÷ price paid then): the same quote on the trip's own date. */
   readonly thenMedian: number
+  /** Each trip's own price under the rule in force now (`ruleCost`), and how the quote holds it. */
+  readonly byRule: RuleCostCheck
+}
+
+/**
+ * The trips' own cost under the rule in force now, trip by trip: the meter amount each rider
+ * paid, read back from the price with the rule of its day (surcharges, fees and tolls taken
+ * off), moved to today's meter (`meterRebase`: exact where both rules count the same units,
+ * NYC 2012 → 2022), with today's surcharges and fees at the trip's weekday, hour and places and
+ * its own tolls; or, where a flat fare applies now and applied then, today's flat fare with
+ * its charges and the trip's tolls. Against it, the quote of the same trip now.
+ */
+export interface RuleCostCheck {
+  readonly rows: number
+  /** Median and quartiles of (cost now by the rule ÷ price paid then). */
+  readonly median: number
+  readonly p25: number
+  readonly p75: number
+  /** Σ cost now ÷ Σ paid then: a ratio of sums, as an authority's farebox per trip is. */
+  readonly sumRatio: number
+  /** The same by the year the trips were made (`YYYY`): against an authority's figures of that year. */
+  readonly sumRatioByYear: Readonly<Record<string, number>>
+  /** Σ quoted p50 now ÷ Σ paid then, over the same trips. */
+  readonly quotedSumRatio: number
+  /** Share of the trips whose cost now is at or below each quoted percentile. */
+  readonly coverage: Readonly<Record<string, number>>
 }
 
 /**
@@ -164,9 +190,15 @@ export const todayRatio = (
 ): TodayRatio => {
   const market = calibratedMarket(model, tariffs)
   const clock = localClock(model.timeZone)
+  const localDateOf = localDateClock(model.timeZone)
   const monday = localMidnight(model.timeZone, today)
   const todayDow = clock(monday + 12 * 3_600_000).dayOfWeek
+  const costOf = ruleCost(model, tariffs)
   const now: Array<number> = [], then: Array<number> = []
+  const costRatios: Array<number> = []
+  const covered = tally()
+  let costSum = 0, paidSum = 0, quotedSum = 0
+  const byYear = new Map<string, { cost: number; paid: number }>()
   for (const t of trips) {
     if (!scored(t) || !(t.price > 0)) continue
     const shift = ((t.dayOfWeek - todayDow + 7) % 7) * 86_400_000
@@ -175,11 +207,64 @@ export const todayRatio = (
     if (a === undefined || b === undefined) continue
     now.push(a.distribution.quantile(0.5) / t.price)
     then.push(b.distribution.quantile(0.5) / t.price)
+    const cost = costOf(t, localDateOf(atNow))
+    if (cost === undefined) continue
+    costRatios.push(cost / t.price)
+    add(covered, a.distribution.quantile, cost)
+    costSum += cost, paidSum += t.price, quotedSum += a.distribution.quantile(0.5)
+    const year = byYear.get(t.localDate.slice(0, 4)) ?? { cost: 0, paid: 0 }
+    year.cost += cost, year.paid += t.price
+    byYear.set(t.localDate.slice(0, 4), year)
   }
-  const sorted = Float64Array.from(now).sort()
-  const at = (q: number) => sorted[Math.floor(q * (sorted.length - 1))] ?? Number.NaN
-  const thenSorted = Float64Array.from(then).sort()
-  return { today, rows: sorted.length, p25: at(0.25), median: at(0.5), p75: at(0.75), thenMedian: thenSorted[Math.floor(0.5 * (thenSorted.length - 1))] ?? Number.NaN }
+  const quartiles = (xs: ReadonlyArray<number>) => {
+    const sorted = Float64Array.from(xs).sort()
+    const at = (q: number) => sorted[Math.floor(q * (sorted.length - 1))] ?? Number.NaN
+    return { rows: sorted.length, p25: at(0.25), median: at(0.5), p75: at(0.75) }
+  }
+  return {
+    today,
+    ...quartiles(now),
+    thenMedian: quartiles(then).median,
+    byRule: {
+      ...quartiles(costRatios),
+      sumRatio: costSum / paidSum,
+      sumRatioByYear: Object.fromEntries([...byYear].sort(([a], [b]) => (a < b ? -1 : 1)).map(([y, v]) => [y, v.cost / v.paid])),
+      quotedSumRatio: quotedSum / paidSum,
+      coverage: coverageOf(covered)
+    }
+  }
+}
+
+/**
+ * A trip's price under the rule in force on `nowDate` (local), at the trip's own weekday, time,
+ * places and tolls (`RuleCostCheck`); undefined where the rule cannot say (no tariff for the
+ * provider, no meter, or a flat fare now for a trip that paid the meter then).
+ */
+const ruleCost = (model: MarketModel, tariffs: MarketTariffs) => {
+  // The price paid holds what the records hold: the era's charges they leave out are not taken off it.
+  const recorded = marketTariffs(asRecorded(tariffs.document))
+  const provider = model.providers.length === 1 ? model.providers[0] : undefined
+  const key = provider === undefined ? "" : `${provider.provider}/${provider.serviceLevel}`
+  const tariff = tariffs.byProvider.get(key), eraTariff = recorded.byProvider.get(key)
+  return (t: ObservedTrip, nowDate: string): number | undefined => {
+    if (tariff === undefined || eraTariff === undefined) return undefined
+    const places = { pickup: tariffs.locate(t.pickup), dropoff: tariffs.locate(t.destination) }
+    const minuteOfDay = t.hour * 60 + t.minute
+    const then = { localDate: t.localDate, dayOfWeek: t.dayOfWeek, minuteOfDay }
+    const nowMoment = { localDate: nowDate, dayOfWeek: t.dayOfWeek, minuteOfDay }
+    const era = versionAt(eraTariff, t.localDate), version = versionAt(tariff, nowDate)
+    const tolls = t.tolls ?? 0
+    const flatThen = flatFareFor(era, then, places, recorded.holidays)
+    const flatNow = flatFareFor(version, nowMoment, places, tariffs.holidays)
+    if (flatNow !== undefined) {
+      return flatThen === undefined ? undefined : chargesFor(version, "flat", nowMoment, places, tariffs.holidays, 2).total(flatNow.amount, tolls)
+    }
+    if (flatThen !== undefined || era.meter === undefined || version.meter === undefined) return undefined
+    const paidMeter = chargesFor(era, "meter", then, places, recorded.holidays, 2).fareOf(t.price - tolls)
+    if (!(paidMeter >= era.meter.initial)) return undefined
+    const meterNow = meterRebase(era.meter, version.meter, t.distanceKm, t.durationMinutes)(paidMeter)
+    return chargesFor(version, "meter", nowMoment, places, tariffs.holidays, 2).total(meterNow, tolls)
+  }
 }
 
 const pct = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? "–" : (x * 100).toFixed(1))

@@ -32,25 +32,51 @@ export const quantilesAt = (sample: ReadonlyArray<number>, levels: ReadonlyArray
  * residuals six times per regression). Exactly the value a sort gives: the same element, or the
  * same two averaged by the same formula. NaN for an empty sample; a sample holding NaN is sorted.
  */
-export const medianInPlace = (values: Float64Array): number => {
+export const medianInPlace = (values: Float64Array): number => quantilesInPlace(values, [0.5])[0] ?? Number.NaN
+
+/**
+ * Quantiles of a sample at some levels (type 7, as `quantilesAt`), reordering `values` in place:
+ * for ascending levels, a selection of each level's order statistic(s), each from where the one
+ * before left off, in linear time instead of a sort; exactly the values a sort gives. Levels out
+ * of order, or a sample holding NaN, are read off the sorted sample. NaN for an empty sample.
+ */
+export const quantilesInPlace = (values: Float64Array, levels: ReadonlyArray<number>): Array<number> => {
   const n = values.length
-  if (n === 0) return Number.NaN
-  for (let i = 0; i < n; i++) if (Number.isNaN(values[i])) return sortedQuantile(values.sort(), 0.5)
-  const h = (n - 1) * 0.5
-  const lo = Math.floor(h)
-  const below = selectInPlace(values, lo)
-  let above = below
-  if (lo + 1 < n) {
-    // Everything after `lo` is ≥ the element at `lo`: the next order statistic is their least.
-    above = Number.POSITIVE_INFINITY
-    for (let i = lo + 1; i < n; i++) if ((values[i] ?? 0) < above) above = values[i] ?? 0
+  if (n === 0) return levels.map(() => Number.NaN)
+  const ascending = levels.every((q, i) => i === 0 || (levels[i - 1] ?? q) <= q)
+  if (!ascending || hasNaN(values)) {
+    values.sort()
+    return levels.map((q) => sortedQuantile(values, q))
   }
-  return below + (h - lo) * (above - below)
+  let from = 0
+  return levels.map((q) => {
+    // `quantile`'s index, its level clamped to [0, 1] as it does.
+    const h = (n - 1) * (q > 0 ? (q < 1 ? q : 1) : 0)
+    const lo = Math.floor(h)
+    const below = selectInPlace(values, lo, from)
+    from = lo
+    let above = below
+    if (lo + 1 < n) {
+      // Everything after `lo` is ≥ the element at `lo`: the next order statistic is their least.
+      above = Number.POSITIVE_INFINITY
+      for (let i = lo + 1; i < n; i++) if ((values[i] ?? 0) < above) above = values[i] ?? 0
+    }
+    return below + (h - lo) * (above - below)
+  })
 }
 
-/** Hoare's selection: reorders `a` so that a[k] is its k-th smallest, smaller ones before, larger after. */
-const selectInPlace = (a: Float64Array, k: number): number => {
-  let left = 0
+/** A loop, not `values.some(Number.isNaN)`: that boxes every element for the callback. */
+const hasNaN = (values: Float64Array): boolean => {
+  for (let i = 0; i < values.length; i++) if (Number.isNaN(values[i])) return true
+  return false
+}
+
+/**
+ * Hoare's selection: reorders `a` so that a[k] is its k-th smallest, smaller ones before, larger
+ * after. `from`: the elements before it are already the smallest (a selection before this one).
+ */
+const selectInPlace = (a: Float64Array, k: number, from = 0): number => {
+  let left = from
   let right = a.length - 1
   while (right > left) {
     // Median of three as the pivot, against sorted or constant runs.

@@ -119,9 +119,16 @@ export const score = (
   const otherIndex = ids.indexOf("other")
   // A model of one provider (every row pooled into it: `yellow-taxi`) prices every trip.
   const fallbackIndex = ids.length === 1 ? 0 : otherIndex
+  // Each raw provider name's slug once: the records name a handful, and slugging the name of
+  // every trip again (four regular expressions) was a tenth of the scoring.
+  const indexOfRaw = new Map<string, number>()
   const providerIndex = (raw: string): number => {
-    const i = ids.indexOf(providerSlug(raw))
-    return i >= 0 ? i : fallbackIndex
+    let index = indexOfRaw.get(raw)
+    if (index === undefined) {
+      const i = ids.indexOf(providerSlug(raw))
+      indexOfRaw.set(raw, index = i >= 0 ? i : fallbackIndex)
+    }
+    return index
   }
   const regimeAt = regimeFinder(model)
   // Trip dates are local: a regime starts at local midnight, so noon of the date is inside it.

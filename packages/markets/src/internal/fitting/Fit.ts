@@ -35,10 +35,10 @@ import type { Coordinates, Currency, MarketId, ServiceLevel } from "@ridequote/c
 import { boundingBox } from "../Area.js"
 import { DEFAULT_BUCKETS, bucketOf, distanceBand, timeBucket } from "../Bucketing.js"
 import { baseFare } from "../CalibratedMarket.js"
-import { accumulate, normalEquations, solveNonNegative } from "./LinearModel.js"
+import { accumulateRows, normalEquations, solveNonNegative, sparseRows } from "./LinearModel.js"
 import { bucketCount, MODEL_FORMAT, MODEL_VERSION, timeBucketCount } from "../ModelFile.js"
 import type { BaseFare, Buckets, MarketModel, ProviderModel, ProviderResiduals, Regime } from "../ModelFile.js"
-import { blendQuantiles, interpolateQuantile, medianInPlace, monotone, QUANTILE_LEVELS, quantilesAt, sampleQuantile } from "../Quantiles.js"
+import { blendQuantiles, interpolateQuantile, medianInPlace, monotone, QUANTILE_LEVELS, quantilesAt, quantilesInPlace } from "../Quantiles.js"
 import { inferRoute } from "./RouteInference.js"
 import { RECALIBRATION_GRID, rereadLevels } from "./Recalibration.js"
 import { wallClock } from "../LocalClock.js"
@@ -94,7 +94,12 @@ export interface FitOptions extends MarketFitBase {
   readonly recent?: { readonly months: number; readonly minRows: number }
 }
 
-const feeTotalOf = (fees: Readonly<Record<string, number>>): number => Object.values(fees).reduce((a, b) => a + b, 0)
+/** The sum of a trip's fees, in their order (a loop: `Object.values(…).reduce` made an array per trip). */
+const feeTotalOf = (fees: Readonly<Record<string, number>>): number => {
+  let total = 0
+  for (const name in fees) total += fees[name] ?? 0
+  return total
+}
 
 export const DEFAULT_RECENT = { months: 6, minRows: 1500 } as const
 
@@ -132,8 +137,17 @@ export const modelHeader = (
   name: options.name,
   currency: options.currency as Currency,
   timeZone: options.timeZone,
-  area: boundingBox(training.flatMap((t) => [t.pickup, t.destination]), AREA_MARGIN_KM)
+  area: boundingBox(endpointsOf(training), AREA_MARGIN_KM)
 })
+
+/** Every record's pickup and destination, in order (a loop: `flatMap` made an array per record). */
+const endpointsOf = (
+  records: ReadonlyArray<{ readonly pickup: Coordinates; readonly destination: Coordinates }>
+): Array<Coordinates> => {
+  const points: Array<Coordinates> = []
+  for (const r of records) points.push(r.pickup, r.destination)
+  return points
+}
 
 /** A provider id from a source's name: lower-case words joined by dashes. */
 export const providerSlug = (name: string): string =>
@@ -180,35 +194,61 @@ interface Row {
   readonly time: { readonly hour: number; readonly dayType: "weekday" | "weekend" }
   /** Local `YYYY-MM` of the trip. */
   readonly month: string
+  /** Its month of the year, 0–11 (what seasonal factors are indexed by). */
+  readonly calendarMonth: number
 }
+
+/**
+ * A row's time, shared by every row of the same hour and weekday (168 of them): a time object
+ * per trip and fit was the largest share of the objects a fit keeps until it ends.
+ */
+const rowTime = (hour: number, dayOfWeek: number): Row["time"] => {
+  const made = () => ({ hour, dayType: wallClock(hour, 0, dayOfWeek).dayType })
+  const usual = Number.isInteger(hour) && Number.isInteger(dayOfWeek) && hour >= 0 && hour < 24 && dayOfWeek >= 0 && dayOfWeek < 7
+  return usual ? (rowTimes[hour * 7 + dayOfWeek] ??= made()) : made()
+}
+const rowTimes: Array<Row["time"] | undefined> = []
 
 /** Levels of the training trips' average speed where the base fare's price per km may bend. */
 export const SPEED_KNOT_LEVELS: ReadonlyArray<number> = [0.2, 0.4, 0.6, 0.8]
 
-const features = (buckets: Buckets, knots: ReadonlyArray<number>, r: Row, out: Float64Array): void => {
-  out.fill(0)
-  out[0] = 1
-  out[1] = r.km
-  out[2] = r.minutes
+/** Writes a row's features at `at` in `out` (zeros there already): no view per row of the flat array. */
+const features = (buckets: Buckets, knots: ReadonlyArray<number>, r: Row, out: Float64Array, at: number): void => {
+  out[at] = 1
+  out[at + 1] = r.km
+  out[at + 2] = r.minutes
   const t = timeBucket(buckets, r.time)
-  if (t > 0) out[2 + t] = 1
-  const first = 2 + timeBucketCount(buckets)
+  if (t > 0) out[at + 2 + t] = 1
+  const first = at + 2 + timeBucketCount(buckets)
   for (let k = 0; k < knots.length; k++) out[first + k] = Math.max(r.km, ((knots[k] ?? 0) * r.minutes) / 60)
+}
+
+/** The rows' average speeds, km/h, where they have one (a finite one above 0). */
+const averageSpeeds = (rows: ReadonlyArray<Row>): Array<number> => {
+  const speeds: Array<number> = []
+  for (const r of rows) {
+    const v = (60 * r.km) / r.minutes
+    if (Number.isFinite(v) && v > 0) speeds.push(v)
+  }
+  return speeds
 }
 
 /** Huber-weighted least squares (IRLS): a few gross outliers (tolls, disputes) do not drag the base. */
 const fitBaseFare = (buckets: Buckets, rows: ReadonlyArray<Row>): BaseFare | undefined => {
   const nt = timeBucketCount(buckets)
-  const speeds = rows.map((r) => (60 * r.km) / r.minutes).filter((v) => Number.isFinite(v) && v > 0)
-  const knots = speeds.length === 0 ? [] : [...new Set(quantilesAt(speeds, SPEED_KNOT_LEVELS).map((v) => round(v, 1)))]
+  const speeds = Float64Array.from(averageSpeeds(rows))
+  // Selected, not sorted as `quantilesAt` does: the same values without ordering every speed.
+  const knots = speeds.length === 0 ? [] : [...new Set(quantilesInPlace(speeds, SPEED_KNOT_LEVELS).map((v) => round(v, 1)))]
     .filter((v) => v > 0)
   const p = 2 + nt + knots.length
   // Each row's features, once: the six reweighting passes read them twice each (building them
   // per pass was a fifth of `market evaluate`'s CPU).
   const n = rows.length
   const x = new Float64Array(n * p)
-  rows.forEach((r, i) => features(buckets, knots, r, x.subarray(i * p, (i + 1) * p)))
-  const prices = Float64Array.from(rows, (r) => r.price)
+  rows.forEach((r, i) => features(buckets, knots, r, x, i * p))
+  const sparse = sparseRows(x, n, p)
+  const prices = new Float64Array(n)
+  rows.forEach((r, i) => (prices[i] = r.price))
   const weights = new Float64Array(n).fill(1)
   // Reused by every pass: the absolute residuals, and a copy the median reorders.
   const absResid = new Float64Array(n)
@@ -216,7 +256,7 @@ const fitBaseFare = (buckets: Buckets, rows: ReadonlyArray<Row>): BaseFare | und
   let beta: Array<number> | undefined
   for (let iter = 0; iter < 6; iter++) {
     const eq = normalEquations(p)
-    for (let i = 0; i < n; i++) accumulate(eq, x, prices[i] ?? 0, weights[i] ?? 1, i * p)
+    accumulateRows(eq, sparse, prices, weights)
     // The km, minute and knot rates are ≥ 0, so the base fare never falls as km or minutes grow.
     beta = solveNonNegative(eq, Array.from({ length: p }, (_, j) => j === 1 || j === 2 || j >= 2 + nt))
     if (beta === undefined) return undefined
@@ -236,7 +276,8 @@ const fitBaseFare = (buckets: Buckets, rows: ReadonlyArray<Row>): BaseFare | und
     }
   }
   if (beta === undefined) return undefined
-  const floor = Math.max(0.01, sampleQuantile(rows.map((r) => r.price), 0.005) || 0.01)
+  scratch.set(prices)
+  const floor = Math.max(0.01, quantilesInPlace(scratch, [0.005])[0] || 0.01)
   return {
     intercept: round(beta[0] ?? 0, 6),
     perKm: round(beta[1] ?? 0, 6),
@@ -270,8 +311,9 @@ const residualTables = (
   const byProvider: Array<Array<Array<number>>> = Array.from({ length: providerCount }, () =>
     Array.from({ length: nb }, () => []))
   const counts = new Array<number>(providerCount).fill(0)
+  const model = { buckets }
   for (const r of rows) {
-    const ratio = Math.max(0, r.price / baseFare(fare, { buckets }, r.km, r.minutes, r.time))
+    const ratio = Math.max(0, r.price / baseFare(fare, model, r.km, r.minutes, r.time))
     const b = bucketOf(buckets, r.km, r.time)
     all.push(ratio)
     byBand[distanceBand(buckets, r.km)]?.push(ratio)
@@ -317,17 +359,29 @@ const recalibrate = (
   const below = new Float64Array(grid.length)
   // Each table row read at every grid level once, not once per trip (it was 10 % of the CPU).
   const atGrid = tables.map((t) => t.map((row) => grid.map((q) => interpolateQuantile(levels, row, q))))
+  const ascending = atGrid.map((t) => t.map(isFiniteAscending))
   const none = grid.map(() => Number.NaN)
+  // Trips by the first grid point from which on every published price covers them (see below).
+  const coveredFrom = new Float64Array(grid.length + 1)
+  const model = { buckets }
   for (const r of rows) {
-    const factor = factors[calendarMonthOf(r.month)] ?? 1
-    const base = baseFare(fare, { buckets }, r.km, r.minutes, r.time) * factor
-    const ratios = atGrid[r.provider]?.[bucketOf(buckets, r.km, r.time)] ?? none
+    const factor = factors[r.calendarMonth] ?? 1
+    const base = baseFare(fare, model, r.km, r.minutes, r.time) * factor
+    const b = bucketOf(buckets, r.km, r.time)
+    const ratios = atGrid[r.provider]?.[b] ?? none
     const price = Math.round((r.price * factor + feeSum) * 100) / 100
-    for (let g = 0; g < grid.length; g++) {
-      const published = Math.round((feeSum + Math.max(0, base * (ratios[g] ?? Number.NaN))) * 100) / 100
-      if (price <= published) below[g] = (below[g] ?? 0) + 1
+    if (ascending[r.provider]?.[b] === true && Number.isFinite(base) && base >= 0) {
+      // Finite non-decreasing ratios times a finite base ≥ 0, rounded: the published prices do
+      // not decrease either, so the grid points that cover the trip are a tail of the grid,
+      // found by bisection (199 roundings per trip were 6 % of NYC's `market evaluate`).
+      const from = firstCovering(price, feeSum, base, ratios)
+      coveredFrom[from] = (coveredFrom[from] ?? 0) + 1
+      continue
     }
+    for (let g = 0; g < grid.length; g++) if (price <= publishedAt(feeSum, base, ratios[g])) below[g] = (below[g] ?? 0) + 1
   }
+  let covered = 0
+  for (let g = 0; g < grid.length; g++) below[g] = (below[g] ?? 0) + (covered += coveredFrom[g] ?? 0)
   const n = rows.length
   if (n === 0) return tables.map((t) => t.map((row) => [...row]))
   const coverage = Array.from(below, (b) => b / n)
@@ -338,14 +392,38 @@ const recalibrate = (
   )
 }
 
+/** Whether a row holds finite numbers only, none smaller than the one before. */
+const isFiniteAscending = (values: ReadonlyArray<number>): boolean =>
+  values.every((v, i) => Number.isFinite(v) && (i === 0 || (values[i - 1] ?? v) <= v))
+
+/** The published price (cents) of a trip with flat fees `feeSum` and base `base` at a ratio quantile. */
+const publishedAt = (feeSum: number, base: number, ratio: number | undefined): number =>
+  Math.round((feeSum + Math.max(0, base * (ratio ?? Number.NaN))) * 100) / 100
+
+/**
+ * The first grid point whose published price is at least `price` (`ratios.length` if none), by
+ * bisection: for non-decreasing published prices (the caller's checks), every later one is too.
+ */
+const firstCovering = (price: number, feeSum: number, base: number, ratios: ReadonlyArray<number>): number => {
+  let lo = 0, hi = ratios.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (price <= publishedAt(feeSum, base, ratios[mid])) hi = mid
+    else lo = mid + 1
+  }
+  return lo
+}
+
 /** One regime's trips as the fit sees them, per route source. */
 interface RegimeRows {
   readonly supplied: Array<Row>
   readonly resolved: Array<Row>
 }
 
-const ratiosOf = (buckets: Buckets, fare: BaseFare, rows: ReadonlyArray<Row>): Array<number> =>
-  rows.map((r) => Math.max(0, r.price / baseFare(fare, { buckets }, r.km, r.minutes, r.time)))
+const ratiosOf = (buckets: Buckets, fare: BaseFare, rows: ReadonlyArray<Row>): Array<number> => {
+  const model = { buckets }
+  return rows.map((r) => Math.max(0, r.price / baseFare(fare, model, r.km, r.minutes, r.time)))
+}
 
 const calendarMonthOf = (month: string): number => Number(month.slice(5, 7)) - 1
 
@@ -362,10 +440,11 @@ const seasonalFactors = (
   const reference = fitBaseFare(buckets, all.flat())
   if (reference === undefined) return undefined
   const levels: Array<MonthLevel> = []
+  const model = { buckets }
   all.forEach((rows, regime) => {
     const byMonth = new Map<string, Array<number>>()
     for (const r of rows) {
-      const base = baseFare(reference, { buckets }, r.km, r.minutes, r.time)
+      const base = baseFare(reference, model, r.km, r.minutes, r.time)
       const ratio = Math.log(Math.max(0.01, r.price) / base)
       const list = byMonth.get(r.month)
       if (list === undefined) byMonth.set(r.month, [ratio])
@@ -379,7 +458,7 @@ const seasonalFactors = (
   const index = seasonalIndex(levels, all.length)
   return windows.map((rows) => {
     const tripsByMonth = new Array<number>(12).fill(0)
-    for (const r of rows) tripsByMonth[calendarMonthOf(r.month)] = (tripsByMonth[calendarMonthOf(r.month)] ?? 0) + 1
+    for (const r of rows) tripsByMonth[r.calendarMonth] = (tripsByMonth[r.calendarMonth] ?? 0) + 1
     return regimeFactors(index, tripsByMonth)
   })
 }
@@ -426,8 +505,10 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
     while (i > 0 && (detected[i]?.effectiveFrom ?? "") > t.localDate) i--
     return i
   }
-  const all: Array<Array<ObservedTrip>> = detected.map(() => [])
-  for (const t of training) all[regimeIndex(t)]?.push(t)
+  // Regimes and windows hold their trips' indices in `training`, which index the trips' rows.
+  const all: Array<Array<number>> = detected.map(() => [])
+  training.forEach((t, i) => all[regimeIndex(t)]?.push(i))
+  const dateOf = (i: number) => training[i]?.localDate ?? ""
   const recent = options.recent ?? DEFAULT_RECENT
   // Only the regime still in force looks at its recent months (a quote of today is closer to
   // last year's prices than to older ones). A closed regime prices dates of its own past, all
@@ -436,46 +517,47 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
   // fare ÷ rule drifts 1.10 → 1.06, and its last 1,500 trips priced the era's p50 7.5 points low).
   const groups = all.map((trips, i) => {
     if (i < all.length - 1) return trips
-    const last = trips.reduce((d, t) => (t.localDate > d ? t.localDate : d), "")
+    const last = trips.reduce((d, t) => (dateOf(t) > d ? dateOf(t) : d), "")
     const from = addMonths(last, -recent.months)
-    const window = trips.filter((t) => t.localDate > from)
+    const window = trips.filter((t) => dateOf(t) > from)
     if (window.length >= recent.minRows || window.length === trips.length) return window
-    return [...trips].sort((a, b) => (a.localDate < b.localDate ? 1 : a.localDate > b.localDate ? -1 : a.key - b.key))
+    const keyOf = (i: number) => training[i]?.key ?? 0
+    return [...trips].sort((a, b) => (dateOf(a) < dateOf(b) ? 1 : dateOf(a) > dateOf(b) ? -1 : keyOf(a) - keyOf(b)))
       .slice(0, recent.minRows)
   })
+  const groupTrips = groups.map((g) => g.map((i) => training[i] as ObservedTrip))
 
-  const clockOf = (t: ObservedTrip) => wallClock(t.hour, t.minute, t.dayOfWeek)
-  const fees = groups.map(typicalFees)
-  // Every training trip of each regime as the fit sees it (the seasonal index reads them all;
-  // the regime's rates and spread only its recent window).
-  // A trip's two rows are made once: the regime in force reads its recent window again.
-  const rowsOfTrip = new Map<ObservedTrip, { readonly supplied: Row; readonly resolved: Row | undefined }>()
-  const rowsOf = (trips: ReadonlyArray<ObservedTrip>): RegimeRows => {
-    const supplied: Array<Row> = []
-    const resolved: Array<Row> = []
-    for (const t of trips) {
-      let rows = rowsOfTrip.get(t)
-      if (rows === undefined) {
-        // The metered part: what the trip paid less its own flat fees (a trip outside the
-        // congestion zone paid no congestion surcharge), so the fitted trip is the same whatever
-        // fees a tariff charges it; a quote without a tariff adds the regime's typical fees.
-        const price = t.price - feeTotalOf(t.fees)
-        const time = clockOf(t)
-        const month = t.localDate.slice(0, 7)
-        const provider = providerOf(t.provider)
-        const route = inferRoute(routeProfile, t.pickup, t.destination, t.hour, routing.areaSpeed)
-        rows = {
-          supplied: { provider, price, km: t.distanceKm, minutes: t.durationMinutes, time, month },
-          resolved: route.greatCircleKm < MIN_RESOLVABLE_KM
-            ? undefined
-            : { provider, price, km: route.distanceKm, minutes: route.durationMinutes, time, month }
-        }
-        rowsOfTrip.set(t, rows)
-      }
-      supplied.push(rows.supplied)
-      if (rows.resolved !== undefined) resolved.push(rows.resolved)
+  const fees = groupTrips.map(typicalFees)
+  // Every training trip as the fit sees it, made once, by its index: the seasonal index reads
+  // every trip of each regime, and the regime's rates and spread its recent window again (a
+  // map from each trip to its rows cost 5 % of NYC's `market evaluate`).
+  const supplied: Array<Row> = []
+  const resolved: Array<Row | undefined> = []
+  for (const t of training) {
+    // The metered part: what the trip paid less its own flat fees (a trip outside the
+    // congestion zone paid no congestion surcharge), so the fitted trip is the same whatever
+    // fees a tariff charges it; a quote without a tariff adds the regime's typical fees.
+    const price = t.price - feeTotalOf(t.fees)
+    const time = rowTime(t.hour, t.dayOfWeek)
+    const month = t.localDate.slice(0, 7)
+    const calendarMonth = calendarMonthOf(month)
+    const provider = providerOf(t.provider)
+    const route = inferRoute(routeProfile, t.pickup, t.destination, t.hour, routing.areaSpeed)
+    supplied.push({ provider, price, km: t.distanceKm, minutes: t.durationMinutes, time, month, calendarMonth })
+    resolved.push(
+      route.greatCircleKm < MIN_RESOLVABLE_KM
+        ? undefined
+        : { provider, price, km: route.distanceKm, minutes: route.durationMinutes, time, month, calendarMonth }
+    )
+  }
+  const rowsOf = (trips: ReadonlyArray<number>): RegimeRows => {
+    const rows: RegimeRows = { supplied: [], resolved: [] }
+    for (const i of trips) {
+      const s = supplied[i], r = resolved[i]
+      if (s !== undefined) rows.supplied.push(s)
+      if (r !== undefined) rows.resolved.push(r)
     }
-    return { supplied, resolved }
+    return rows
   }
   const allRows = all.map(rowsOf)
   // A closed regime's window is all of it (the same array): its rows as they are.
@@ -497,7 +579,7 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
   }
   // A regime's rates and spread are fitted on its window with the season taken out.
   const deseasonalised = (rows: ReadonlyArray<Row>, factors: ReadonlyArray<number>): Array<Row> =>
-    rows.map((r) => ({ ...r, price: r.price / (factors[calendarMonthOf(r.month)] ?? 1) }))
+    rows.map((r) => ({ ...r, price: r.price / (factors[r.calendarMonth] ?? 1) }))
   const regimeRows: Array<RegimeRows> = windowRows.map((rows, i) => ({
     supplied: deseasonalised(rows.supplied, seasonal[i]?.supplied ?? []),
     resolved: deseasonalised(rows.resolved, seasonal[i]?.resolved ?? [])
@@ -524,6 +606,7 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
     const s = residualTables(buckets, levels, fare.supplied, rows.supplied, ids.length, prior.supplied)
     const r = residualTables(buckets, levels, fare.resolved, rows.resolved, ids.length, prior.resolved)
     const feeSum = Object.values(fees[i] ?? {}).reduce((a, b) => a + b, 0)
+    const window = windowSpan(groupTrips[i] ?? [])
     const published = {
       supplied: recalibrate(buckets, levels, fare.supplied, rows.supplied, s.tables, feeSum, seasonal[i]?.supplied ?? []),
       resolved: recalibrate(buckets, levels, fare.resolved, rows.resolved, r.tables, feeSum, seasonal[i]?.resolved ?? [])
@@ -542,7 +625,7 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
         resolved: (seasonal[i]?.resolved ?? []).map((f) => round(f, 6))
       },
       trainingRows: rows.supplied.length,
-      ...(windowSpan(groups[i] ?? []) === undefined ? {} : { window: windowSpan(groups[i] ?? []) }),
+      ...(window === undefined ? {} : { window }),
       routes: fare,
       providers
     }

@@ -21,8 +21,9 @@ export const normalEquations = (size: number): NormalEquations => ({
   count: 0
 })
 
-/** Indices of a row's non-zero features (reused: accumulate runs once per row and pass). */
-let nonZero = new Int32Array(16)
+/** A row's non-zero features and their indices (reused: accumulate runs once per row and pass). */
+let nonZeroIndex = new Int32Array(16)
+let nonZeroValue = new Float64Array(16)
 
 /**
  * Adds one observation (feature row `x`, response `y`, weight `w`). Only non-zero features are
@@ -33,18 +34,128 @@ let nonZero = new Int32Array(16)
  */
 export const accumulate = (eq: NormalEquations, x: ArrayLike<number>, y: number, w = 1, offset = 0): void => {
   const p = eq.size
-  if (nonZero.length < p) nonZero = new Int32Array(p)
+  if (nonZeroIndex.length < p) (nonZeroIndex = new Int32Array(p), nonZeroValue = new Float64Array(p))
   let k = 0
-  for (let j = 0; j < p; j++) if ((x[offset + j] ?? 0) !== 0) nonZero[k++] = j
-  for (let a = 0; a < k; a++) {
-    const i = nonZero[a] ?? 0
-    const xi = (x[offset + i] ?? 0) * w
+  for (let j = 0; j < p; j++) {
+    const v = x[offset + j] ?? 0
+    if (v !== 0) (nonZeroIndex[k] = j, nonZeroValue[k++] = v)
+  }
+  addProducts(eq, nonZeroIndex, nonZeroValue, 0, k, y, w)
+}
+
+/**
+ * The non-zero features of `n` rows of `size` features (a flat array, row after row), gathered
+ * once: a robust regression accumulates the same rows in each of its reweighting passes, and
+ * finding their non-zero features again every pass was a sixth of the accumulation's time.
+ *
+ * A column whose every non-zero value is 1 (the intercept, a one-hot dummy) is an indicator: a
+ * product of its 1 with another feature's weighted value is the same number, bit for bit, as
+ * that feature's value times its weighted 1 (w·x = x·w), so of the two symmetric sums only one
+ * needs adding up (`accumulateRows`). Row i's features sit from `start[i]` to `start[i + 1]` in
+ * `index` and `value`: the others first, then from `indicatorsFrom[i]` its indicators, each
+ * group by ascending column.
+ */
+export interface SparseRows {
+  readonly indicator: ReadonlyArray<boolean>
+  readonly start: Int32Array
+  readonly indicatorsFrom: Int32Array
+  readonly index: Int32Array
+  readonly value: Float64Array
+}
+
+export const sparseRows = (x: ArrayLike<number>, n: number, size: number): SparseRows => {
+  const indicator = new Array<boolean>(size).fill(true)
+  let total = 0
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < size; j++) {
+      const v = x[i * size + j] ?? 0
+      if (v !== 0) total++
+      if (v !== 0 && v !== 1) indicator[j] = false
+    }
+  }
+  const start = new Int32Array(n + 1)
+  const indicatorsFrom = new Int32Array(n)
+  const index = new Int32Array(total)
+  const value = new Float64Array(total)
+  let k = 0
+  // Row i's non-zero features of one kind (indicators or the others), by ascending column.
+  const gather = (i: number, indicators: boolean) => {
+    for (let j = 0; j < size; j++) {
+      const v = x[i * size + j] ?? 0
+      if (v !== 0 && indicator[j] === indicators) (index[k] = j, value[k++] = v)
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    start[i] = k
+    gather(i, false)
+    indicatorsFrom[i] = k
+    gather(i, true)
+  }
+  start[n] = k
+  return { indicator, start, indicatorsFrom, index, value }
+}
+
+/**
+ * Adds every row of `rows`, row i with response `y[i]` and weight `w[i]`: the same sums, bit
+ * for bit, as `accumulate` of each row in turn. Of a pair of symmetric sums where one column is
+ * an indicator, only the indicator's row is added up and the other is copied from it (a fifth
+ * fewer products).
+ */
+export const accumulateRows = (eq: NormalEquations, rows: SparseRows, y: ArrayLike<number>, w: ArrayLike<number>): void => {
+  const p = eq.size
+  const xtx = eq.xtx, xty = eq.xty
+  const { index, indicator, indicatorsFrom, start, value } = rows
+  for (let r = 0; r + 1 < start.length; r++) {
+    const from = start[r] ?? 0, to = start[r + 1] ?? from, indicators = indicatorsFrom[r] ?? to
+    const yr = y[r] ?? 0, wr = w[r] ?? 1
+    for (let a = from; a < to; a++) {
+      const i = index[a] ?? 0
+      const xi = (value[a] ?? 0) * wr
+      if (xi === 0) continue
+      xty[i] = (xty[i] ?? 0) + xi * yr
+      const row = i * p
+      // Every row adds its products with the other features; an indicator's row also those
+      // with the indicators from itself on (the rest are copied below).
+      for (let b = from; b < indicators; b++) {
+        const j = row + (index[b] ?? 0)
+        xtx[j] = (xtx[j] ?? 0) + xi * (value[b] ?? 0)
+      }
+      if (a < indicators) continue
+      for (let b = a; b < to; b++) {
+        const j = row + (index[b] ?? 0)
+        xtx[j] = (xtx[j] ?? 0) + xi * (value[b] ?? 0)
+      }
+    }
+    eq.count++
+  }
+  for (let i = 0; i < p; i++) {
+    for (let j = 0; j < p; j++) {
+      if (indicator[j] === true && (indicator[i] !== true || i > j)) xtx[i * p + j] = xtx[j * p + i] ?? 0
+    }
+  }
+}
+
+/** The products of one row's `k` non-zero features (at `start` in `index` and `value`) added to the sums. */
+const addProducts = (
+  eq: NormalEquations,
+  index: Int32Array,
+  value: Float64Array,
+  start: number,
+  k: number,
+  y: number,
+  w: number
+): void => {
+  const p = eq.size
+  const xtx = eq.xtx, xty = eq.xty
+  for (let a = start; a < start + k; a++) {
+    const i = index[a] ?? 0
+    const xi = (value[a] ?? 0) * w
     if (xi === 0) continue
-    eq.xty[i] = (eq.xty[i] ?? 0) + xi * y
+    xty[i] = (xty[i] ?? 0) + xi * y
     const row = i * p
-    for (let b = 0; b < k; b++) {
-      const j = nonZero[b] ?? 0
-      eq.xtx[row + j] = (eq.xtx[row + j] ?? 0) + xi * (x[offset + j] ?? 0)
+    for (let b = start; b < start + k; b++) {
+      const j = row + (index[b] ?? 0)
+      xtx[j] = (xtx[j] ?? 0) + xi * (value[b] ?? 0)
     }
   }
   eq.count++

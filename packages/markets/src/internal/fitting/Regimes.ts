@@ -115,7 +115,11 @@ const feeChanges = (months: ReadonlyArray<Month>, minRows: number): Array<{ at: 
     if (why.length > 0 && rowsSince >= minRows && rowsAfter >= minRows) {
       // The day: the first day of the month on which the changed fees have their new amount.
       const byDay = new Map<string, Array<ObservedTrip>>()
-      for (const t of m.trips) byDay.set(t.localDate, [...(byDay.get(t.localDate) ?? []), t])
+      for (const t of m.trips) {
+        const day = byDay.get(t.localDate)
+        if (day === undefined) byDay.set(t.localDate, [t])
+        else day.push(t)
+      }
       const firstDay = [...byDay.keys()].sort().find((day) => {
         const typical = typicalFees(byDay.get(day) ?? [])
         return changed.every((name) => cents(typical[name] ?? 0) === cents(fees[name] ?? 0))
@@ -134,7 +138,14 @@ const feeChanges = (months: ReadonlyArray<Month>, minRows: number): Array<{ at: 
 /** One least-squares fare (intercept + km + minutes) over all trips: the yardstick of rate changes. */
 const referenceFare = (trips: ReadonlyArray<ObservedTrip>): ((t: ObservedTrip) => number) => {
   const eq = normalEquations(3)
-  for (const t of trips) accumulate(eq, [1, t.distanceKm, t.durationMinutes], t.price - feeSum(t))
+  // One feature row, refilled per trip (an array per trip was most of this function's time).
+  const x = new Float64Array(3)
+  x[0] = 1
+  for (const t of trips) {
+    x[1] = t.distanceKm
+    x[2] = t.durationMinutes
+    accumulate(eq, x, t.price - feeSum(t))
+  }
   const b = solve(eq) ?? [0, 1, 0]
   return (t) => (b[0] ?? 0) + (b[1] ?? 0) * t.distanceKm + (b[2] ?? 0) * t.durationMinutes
 }

@@ -28,5 +28,6 @@ export const inferRoute = (
   areaSpeed?: AreaSpeed
 ): InferredRoute => {
   const route = Either.getOrThrowWith(estimateRoute(pickup, destination, hour, profile, areaSpeed), (e) => e)
-  return { greatCircleKm: greatCircleKm(pickup, destination), ...route }
+  // Named, not spread: the fit and the evaluation infer a route for every trip, several times.
+  return { greatCircleKm: greatCircleKm(pickup, destination), distanceKm: route.distanceKm, durationMinutes: route.durationMinutes }
 }

@@ -67,7 +67,13 @@ let serial = 0
  * price theirs, so figures stay comparable across versions (serve refuses uncovered places
  * by default since issue 17).
  */
-export const startRidequote = async (dir: string, database: string, extraArgs: ReadonlyArray<string> = []): Promise<Server> => {
+export const startRidequote = async (
+  dir: string,
+  database: string,
+  extraArgs: ReadonlyArray<string> = [],
+  /** `ownSession`: a scheduler autogroup of its own, to be served at once beside another (lib/paired.ts). */
+  options: { readonly ownSession?: boolean } = {}
+): Promise<Server> => {
   const n = ++serial
   const out = join(dir, `serve-${n}.out.log`)
   const err = join(dir, `serve-${n}.err.log`)
@@ -89,7 +95,8 @@ export const startRidequote = async (dir: string, database: string, extraArgs: R
     ]),
     serverEnv,
     out,
-    err
+    err,
+    options
   )
   const url = await waitForListening(out, s, err)
   return {

@@ -40,8 +40,9 @@ import { PostgresClientLive } from "../../packages/storage-postgres/src/index.js
 import { SqliteClientLive } from "../../packages/storage-sqlite/src/index.js"
 import { join } from "node:path"
 import { http, quick } from "../lib/config.js"
-import { type LoadResult, type LoadSpec, runLoad } from "../lib/load.js"
+import { type LoadSpec, runLoad } from "../lib/load.js"
 import { createDatabase, dropDatabase, postgresReachable, psql } from "../lib/postgres.js"
+import { HALF_CONNECTIONS, loadTogether } from "../lib/paired.js"
 import { makeTempDir, pinned, spawnTracked, stop, threadCpuMicros, waitForListening, waitQuiet } from "../lib/procs.js"
 import { startSameWork } from "../lib/references.js"
 import { createAccount, issueToken, JWT_SECRET, probeQuote, quoteBody, type Server, serverCommand } from "../lib/ridequote.js"
@@ -241,22 +242,6 @@ interface Round {
    * (both served at once on the server core, half the connections each).
    */
   readonly paired?: { readonly rps: number; readonly controlRps: number }
-}
-
-/** Connections each of two servers served at once gets: half, so the two together get what one alone does. */
-const HALF_CONNECTIONS = Math.max(1, Math.round(http.connections / 2))
-
-/** Loads two servers at the same time for `durationS`, each with half the connections; their results in order. */
-const loadTogether = async (
-  pair: readonly [Contender, Contender],
-  durationS: number
-): Promise<readonly [LoadResult, LoadResult]> => {
-  const connections = HALF_CONNECTIONS
-  const [a, b] = pair
-  return Promise.all([
-    runLoad(a.server.url, a.spec, { durationS, connections }),
-    runLoad(b.server.url, b.spec, { durationS, connections })
-  ])
 }
 
 /** A round's req/s ÷ its control's in the paired measure (NaN without one). */

@@ -21,6 +21,7 @@ import { invalid, parseJson, parseModelJson } from "./ModelFile.js"
 import type { Area, MarketModel, MarketModelInvalid } from "./ModelFile.js"
 import { marketTariffs } from "./tariff/MarketTariffs.js"
 import { definedMarket } from "./tariff/TariffMarket.js"
+import { zoneBoxes } from "./tariff/Zones.js"
 import type { DefinedMarket } from "./tariff/TariffMarket.js"
 import type { MarketTariffs } from "./tariff/MarketTariffs.js"
 import { decodeTariffJson, flatFaresOnly, isTariffJson } from "./tariff/TariffFile.js"
@@ -194,17 +195,53 @@ const withCoverage = <M extends ServedMarket>(market: M): M => {
   }
 }
 
+/** Where a market can serve a pickup: its area's box, and a defined market's zones beyond it (SFO). */
+const reachOf = (m: ServedMarket): ReadonlyArray<ReturnType<typeof boxOf>> =>
+  "model" in m
+    ? [boxOf(m.model.area)]
+    : [boxOf(m.area), ...(m.document.define?.alsoServes ?? []).flatMap((zone) => zoneBoxes(m.document.zones, zone))]
+
+/** A 1° cell of the globe, as a number (361 columns: longitude 180 is a column of its own). */
+const cellOf = (latitude: number, longitude: number): number => Math.floor(latitude + 90) * 361 + Math.floor(longitude + 180)
+
+/**
+ * The market serving a pickup: the first of `ordered` (the smallest area first) that serves it.
+ * Each 1° cell lists the markets whose reach touches it, in that order, so a pickup is tested
+ * against the few markets near it, however many are loaded (a scan of every market cost a NYC
+ * quote 0.6 µs with the ten shipped, against 0.06 µs with four).
+ */
+export const marketFinder = (ordered: ReadonlyArray<ServedMarket>): ((p: Coordinates) => ServedMarket | undefined) => {
+  const cells = new Map<number, Array<ServedMarket>>()
+  for (const m of ordered) {
+    const listed = new Set<number>()
+    for (const box of reachOf(m)) {
+      for (let lat = Math.floor(box.south); lat <= Math.floor(box.north); lat++) {
+        for (let lon = Math.floor(box.west); lon <= Math.floor(box.east); lon++) {
+          const cell = cellOf(lat, lon)
+          if (listed.has(cell)) continue
+          listed.add(cell)
+          const list = cells.get(cell)
+          if (list === undefined) cells.set(cell, [m])
+          else list.push(m)
+        }
+      }
+    }
+  }
+  return (p) => cells.get(cellOf(p.latitude, p.longitude))?.find((m) => servesPoint(m, p))
+}
+
 /** MarketData over calibrated markets and an optional fallback. */
 export const marketDataOf = (markets: ReadonlyArray<ServedMarket>, fallback: Market | undefined): MarketData => {
   const ordered = markets.map(withCoverage).sort((a, b) => extent(areaOf(a)) - extent(areaOf(b)) || (a.id < b.id ? -1 : 1))
   const all: ReadonlyArray<Market> = fallback === undefined ? ordered : [...ordered, fallback]
+  const find = marketFinder(ordered)
   // Only on a refusal: every market's distance from the point, for the error to name the nearest.
   const nearestTo = (pickup: Coordinates): ReadonlyArray<NearestMarket> =>
     ordered.map((m) => ({ id: m.id, name: m.name, distanceKm: distanceKmToArea(areaOf(m), pickup) }))
   return {
     markets: all,
     marketAt: (pickup: Coordinates) => {
-      const found = ordered.find((m) => servesPoint(m, pickup)) ?? fallback
+      const found = find(pickup) ?? fallback
       return found !== undefined ? Effect.succeed(found) : Effect.fail(marketNotServed(pickup, nearestTo(pickup)))
     }
   }

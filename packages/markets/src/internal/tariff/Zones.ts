@@ -14,14 +14,22 @@ export type ZoneLocator = (p: Coordinates) => ReadonlySet<string>
 
 type Shape = Exclude<Zone, { kind: "union" }>
 
+type Box = { readonly south: number; readonly west: number; readonly north: number; readonly east: number }
+
+/** The box a circle's test checks first: no point outside it is in the circle (`shapeTest`). */
+const circleBox = (zone: Extract<Zone, { kind: "circle" }>): Box => {
+  const dLat = zone.radiusKm / 110.5
+  const dLon = dLat / Math.max(0.05, Math.cos((zone.latitude * Math.PI) / 180))
+  return { south: zone.latitude - dLat, north: zone.latitude + dLat, west: zone.longitude - dLon, east: zone.longitude + dLon }
+}
+
 /** A shape's test with a bounding-box check first (most points of a market are in few zones). */
 const shapeTest = (zone: Shape): ((p: Coordinates) => boolean) => {
   if (zone.kind === "circle") {
     const centre = { latitude: zone.latitude, longitude: zone.longitude }
-    const dLat = zone.radiusKm / 110.5
-    const dLon = dLat / Math.max(0.05, Math.cos((zone.latitude * Math.PI) / 180))
+    const box = circleBox(zone)
     return (p) =>
-      Math.abs(p.latitude - zone.latitude) <= dLat && Math.abs(p.longitude - zone.longitude) <= dLon &&
+      p.latitude >= box.south && p.latitude <= box.north && p.longitude >= box.west && p.longitude <= box.east &&
       greatCircleKm(p, centre) <= zone.radiusKm
   }
   if (zone.kind === "bbox") return (p) => contains(zone, p)
@@ -88,6 +96,17 @@ const polygonTest = (zone: Extract<Shape, { kind: "polygon" }>): ((p: Coordinate
     const state = cells[cy * ZONE_GRID + cx]
     return state === EDGE ? contains(zone, p) : state === INSIDE
   }
+}
+
+/**
+ * Boxes holding every point the locator puts in the named zone (a union: its members' boxes):
+ * where a market that also serves the zone can be found (MarketsLive's index by cell).
+ */
+export const zoneBoxes = (zones: Readonly<Record<string, Zone>>, name: string): ReadonlyArray<Box> => {
+  const zone = zones[name]
+  if (zone === undefined) return []
+  if (zone.kind === "union") return zone.of.flatMap((member) => (member === name ? [] : zoneBoxes(zones, member)))
+  return [zone.kind === "circle" ? circleBox(zone) : boxOf(zone)]
 }
 
 /** The locator of a tariff file's zones (unions hold a point any of their members holds). */

@@ -1,0 +1,69 @@
+/**
+ * The market of a pickup is found through a 1° cell index (`marketFinder`): the same market a
+ * scan of every loaded market in order finds, wherever the point is — inside a market, at the
+ * edges of its box, in a zone a defined market also serves beyond its area (SFO), or nowhere.
+ */
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either, FastCheck as fc } from "effect"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import type { Coordinates } from "@ridequote/core"
+import { loadMarketModels, SHIPPED_MARKETS_DIR } from "@ridequote/markets"
+import { boxOf, contains } from "../src/internal/Area.js"
+import { marketFinder } from "../src/internal/MarketsLive.js"
+import type { ServedMarket } from "../src/internal/MarketsLive.js"
+import { parseTariff } from "../src/internal/tariff/TariffFile.js"
+import { definedMarket } from "../src/internal/tariff/TariffMarket.js"
+
+const markets = await Effect.runPromise(loadMarketModels(SHIPPED_MARKETS_DIR).pipe(Effect.provide(NodeFileSystem.layer)))
+
+/** The oracle: every market in order, each asked whether it serves the point. */
+const scan = (p: Coordinates): ServedMarket | undefined =>
+  markets.find((m) => ("model" in m ? contains(m.model.area, p) : m.serves(p)))
+
+const find = marketFinder(markets)
+
+describe("the market of a pickup, through the cell index", () => {
+  it("is the one a scan of every market finds: around each market's box, and anywhere on Earth", () => {
+    const near = markets.map((m) => {
+      const box = boxOf("model" in m ? m.model.area : m.area)
+      // A degree around the box: the edges, the cells beside it, and zones beyond the area.
+      return fc.record({
+        latitude: fc.double({ min: Math.max(-90, box.south - 1), max: Math.min(90, box.north + 1), noNaN: true }),
+        longitude: fc.double({ min: Math.max(-180, box.west - 1), max: Math.min(180, box.east + 1), noNaN: true })
+      })
+    })
+    const anywhere = fc.record({
+      latitude: fc.double({ min: -90, max: 90, noNaN: true }),
+      longitude: fc.double({ min: -180, max: 180, noNaN: true })
+    })
+    fc.assert(fc.property(fc.oneof(anywhere, ...near), (p) => find(p)?.id === scan(p)?.id), { numRuns: 20_000 })
+  })
+
+  it("lists a market in the cells of the zones it also serves beyond its area, however far (an airport two degrees away)", () => {
+    const json = JSON.parse(readFileSync(join(SHIPPED_MARKETS_DIR, "san-francisco-tariff.json"), "utf8")) as {
+      zones: Record<string, { latitude?: number; longitude?: number }>
+    }
+    // The SFO zone moved two degrees south-east: another cell than the city's.
+    json.zones["sfo"] = { ...json.zones["sfo"], latitude: 35.6189, longitude: -120.375 }
+    const moved = definedMarket(Either.getOrThrow(parseTariff("sf-moved", JSON.stringify(json))))
+    if (moved === undefined) throw new Error("not a defined market")
+    const airport = { latitude: 35.6189, longitude: -120.375 }
+    expect(moved.serves(airport)).toBe(true)
+    expect(marketFinder([moved])(airport)?.id).toBe("san-francisco")
+    expect(marketFinder([moved])({ latitude: 35.6189, longitude: -121.5 })).toBeUndefined()
+  })
+
+  it("finds a defined market's zone beyond its area (SFO for San Francisco) and each market's own centre", () => {
+    const sfo = { latitude: 37.6152, longitude: -122.39 }
+    expect(find(sfo)?.id).toBe("san-francisco")
+    for (const m of markets) {
+      const box = boxOf("model" in m ? m.model.area : m.area)
+      const centre = { latitude: (box.south + box.north) / 2, longitude: (box.west + box.east) / 2 }
+      expect(find(centre)?.id, m.id).toBe(scan(centre)?.id)
+    }
+    expect(find({ latitude: 90, longitude: 180 })).toBeUndefined()
+    expect(find({ latitude: -90, longitude: -180 })).toBeUndefined()
+  })
+})

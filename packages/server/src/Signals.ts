@@ -15,8 +15,13 @@
  *   (nothing acknowledged is: a quote is answered only after its audit entry is committed).
  *
  * The listeners are installed before anything else of `serve`. Once a stop has begun they stay
- * until the process ends (ignoring what comes after the stop finished), so no signal in the
- * stop, nor between its end and the exit, meets Node's default action.
+ * until the process ends (ignoring what comes after the stop finished). They do not outlive
+ * Node's own teardown, though: once the event loop is empty Node closes its signal handles
+ * and then finalizes what is left (libsql's statements), and a signal in that window gets the
+ * default action. pnpm's forwarded Ctrl-C comes ~10 ms after the terminal's, later on a busy
+ * machine; a stop that finished sooner could end the process just as it arrived (seen once
+ * under a loaded test run: drained, then killed by SIGINT, `ELIFECYCLE`, exit 130). So a stop
+ * begun by a signal lasts at least `SIGNAL_ECHO` from that signal: the echo meets a listener.
  *
  * `exitWhenDone` is the program's teardown: the process ends by itself, not by process.exit.
  * The SQLite driver (libsql) releases a connection only once its prepared statements are
@@ -25,15 +30,20 @@
  * a clean stop should have removed).
  */
 import type { Teardown } from "@effect/platform/Runtime"
-import { Cause, Duration, Effect, Exit, Fiber, Runtime } from "effect"
+import { Cause, Clock, Duration, Effect, Exit, Fiber, Runtime } from "effect"
 
 /** How long a stop may take before the process exits anyway. */
 export const STOP_LIMIT = Duration.seconds(20)
+
+/** The least a stop begun by a signal lasts from that signal, for a forwarded copy to arrive (above). */
+export const SIGNAL_ECHO = Duration.millis(300)
 
 const SIGNALS = ["SIGINT", "SIGTERM"] as const
 
 export interface SignalOptions {
   readonly limit: Duration.Duration
+  /** The least a stop begun by a signal lasts from it (default `SIGNAL_ECHO`). */
+  readonly echo?: Duration.Duration
   /** Ends the process (process.exit in production; a test may observe it instead). */
   readonly exit: (code: number) => void
   /** Where the signals come from: the process, or a test's emitter. */
@@ -50,6 +60,8 @@ export const handleStopSignals = (options: SignalOptions) =>
     let received = 0
     let stopped = false
     let limit: Fiber.RuntimeFiber<void> | undefined
+    // On the runtime's clock, when the first signal came.
+    let firstAt = 0
 
     const force = (why: string) => {
       runSync(
@@ -64,6 +76,7 @@ export const handleStopSignals = (options: SignalOptions) =>
       if (stopped) return
       received += 1
       if (received === 1) {
+        firstAt = runSync(Clock.currentTimeMillis)
         runSync(
           Effect.logInfo(`${signal}: stopping; a third signal or ${seconds} s force the exit`).pipe(
             Effect.annotateLogs({ event: "stopping", signal })
@@ -95,9 +108,14 @@ export const handleStopSignals = (options: SignalOptions) =>
             for (const signal of SIGNALS) source.removeListener(signal, onSignal)
             return Effect.void
           }
-          // The process is about to end: later signals are ignored, not fatal.
+          // The process is about to end: later signals are ignored, not fatal; a forwarded copy
+          // of the first still on its way is given the time to arrive.
           stopped = true
-          return limit === undefined ? Effect.void : Fiber.interrupt(limit)
+          const echo = Duration.toMillis(options.echo ?? SIGNAL_ECHO)
+          return Effect.zipRight(
+            limit === undefined ? Effect.void : Fiber.interrupt(limit),
+            Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sleep(Duration.millis(Math.max(0, firstAt + echo - now))))
+          )
         })
     )
   })

@@ -14,7 +14,7 @@ const setUp = Effect.gen(function*() {
   const exits: Array<number> = []
   const logged: Array<string> = []
   const scope = yield* Scope.make()
-  yield* handleStopSignals({ limit: Duration.seconds(20), exit: (code) => exits.push(code), source }).pipe(
+  yield* handleStopSignals({ limit: Duration.seconds(20), echo: Duration.millis(300), exit: (code) => exits.push(code), source }).pipe(
     Scope.extend(scope),
     Effect.provide(Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => logged.push(String(message)))))
   )
@@ -31,11 +31,30 @@ describe("stop signals", () => {
         "SIGINT: stopping; a third signal or 20 s force the exit",
         "SIGTERM again: still stopping (a third signal forces the exit)"
       ])
+      yield* TestClock.adjust("300 millis")
       yield* Scope.close(scope, Exit.void)
       // After the stop: the time limit no longer applies, later signals are ignored.
       yield* TestClock.adjust("1 minute")
       source.emit("SIGINT", "SIGINT")
       expect(exits).toEqual([])
+      expect(source.listenerCount("SIGINT")).toBe(1)
+    }))
+
+  it.effect("a stop begun by a signal lasts at least 300 ms from it, and a copy of the signal in that time is ignored", () =>
+    Effect.gen(function*() {
+      const { exits, logged, scope, source } = yield* setUp
+      source.emit("SIGINT", "SIGINT")
+      yield* TestClock.adjust("100 millis")
+      // The stop's work is done 100 ms after the signal: the scope's end waits 200 ms more.
+      const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
+      yield* TestClock.adjust("199 millis")
+      expect(closing.unsafePoll()).toBeNull()
+      // pnpm's forwarded copy arrives while the stop still holds the listeners: ignored.
+      source.emit("SIGINT", "SIGINT")
+      yield* TestClock.adjust("1 millis")
+      yield* closing.await
+      expect(exits).toEqual([])
+      expect(logged).toEqual(["SIGINT: stopping; a third signal or 20 s force the exit"])
       expect(source.listenerCount("SIGINT")).toBe(1)
     }))
 

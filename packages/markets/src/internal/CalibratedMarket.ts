@@ -25,6 +25,7 @@ import { chargesCache, conditionHolds, flatFareFor, versionAt } from "./tariff/C
 import type { TripMoment } from "./tariff/Charges.js"
 import { meterRebase, offerSourceCache, tariffTripView, withLevel } from "./tariff/MarketTariffs.js"
 import type { MarketTariffs, TariffTripView } from "./tariff/MarketTariffs.js"
+import { flatFaresOnly } from "./tariff/TariffFile.js"
 import type { ProviderTariff } from "./tariff/TariffFile.js"
 
 /**
@@ -214,10 +215,12 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
   // Products the records do not have and the tariff prices on flat fares alone (Chicago's shared
   // ride from the airport cab stands): offered by the market the tariff names (not by a model
   // joining it), on the trips a flat fare covers.
-  const flatOnly: ReadonlyArray<ProviderTariff> = tariffs === undefined || tariffs.document.market !== model.id
-    ? []
-    : tariffs.document.tariffs.filter((t) => !model.providers.some((p) => p.provider === t.provider && p.serviceLevel === t.serviceLevel))
-  const flatOnlyProducts: ReadonlyArray<OfferSource> = flatOnly.map((t) => (t.product === undefined ? {} : { product: t.product }))
+  const flatOnly: ReadonlyArray<{ readonly tariff: ProviderTariff; readonly product: OfferSource }> =
+    tariffs === undefined || tariffs.document.market !== model.id
+      ? []
+      : tariffs.document.tariffs
+        .filter((t) => flatFaresOnly(t) && !model.providers.some((p) => p.provider === t.provider && p.serviceLevel === t.serviceLevel))
+        .map((tariff) => ({ tariff, product: tariff.product === undefined ? {} : { product: tariff.product } }))
   const digits = minorDigits(model.currency)
   // Trips between two known places (ride-hail quotes between named places): their own prices.
   const pairsOf = placePairPricing(model)
@@ -286,33 +289,31 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
       }
     }
   }
+  const holidays: ReadonlySet<string> = tariffs?.holidays ?? new Set()
   /**
-   * Whether a flat-fare-only product is offered on a local date: from its first version on. With
-   * no records behind it, a date before every rule the file knows has no price to give (a metered
-   * product's records still say what such a trip was like).
+   * The flat-fare-only products offered on a trip's date, each with its version in force: from
+   * its first version on. With no records behind it, a date before every rule the file knows has
+   * no price to give (a metered product's records still say what such a trip was like).
    */
-  const offeredOn = (tariff: ProviderTariff, localDate: string | undefined): boolean =>
-    localDate === undefined || localDate >= (tariff.versions[0]?.effectiveFrom ?? "")
+  const flatOnlyInForce = (view: TariffTripView) =>
+    flatOnly.flatMap(({ product, tariff }) =>
+      view.localDate !== undefined && view.localDate < (tariff.versions[0]?.effectiveFrom ?? "")
+        ? []
+        : [{ tariff, product, version: versionAt(tariff, view.localDate) }])
   /** The flat-fare-only products a flat fare of the version in force covers on this trip: that fare, exact. */
-  const flatOnlyOffers = (view: TariffTripView): ReadonlyArray<ProviderOffer> => {
-    const out: Array<ProviderOffer> = []
-    for (const [i, tariff] of flatOnly.entries()) {
-      if (tariffs === undefined) break
-      if (!offeredOn(tariff, view.localDate)) continue
-      const version = versionAt(tariff, view.localDate)
-      const flat = flatFareFor(version, view.moment, view.places, tariffs.holidays)
-      if (flat === undefined) continue
-      const charges = chargesOf(version, "flat", view.moment, view.places, tariffs.holidays)
+  const flatOnlyOffers = (view: TariffTripView): ReadonlyArray<ProviderOffer> =>
+    flatOnlyInForce(view).flatMap(({ product, tariff, version }) => {
+      const flat = flatFareFor(version, view.moment, view.places, holidays)
+      if (flat === undefined) return []
+      const charges = chargesOf(version, "flat", view.moment, view.places, holidays)
       const price = charges.total(flat.amount, 0)
-      out.push({
+      return [{
         provider: tariff.provider,
         serviceLevel: tariff.serviceLevel,
         distribution: { quantile: () => price },
-        source: sourceOf(version, charges, flatOnlyProducts[i], flat.name, view.localDate)
-      })
-    }
-    return out
-  }
+        source: sourceOf(version, charges, product, flat.name, view.localDate)
+      }]
+    })
   return {
     model,
     regimeAt,
@@ -370,12 +371,11 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
       if (flatOnly.length === 0 || tariffs === undefined) return []
       const at = trip.departAt === undefined ? undefined : DateTime.toEpochMillis(trip.departAt)
       const view = tariffTripView(tariffs, localDateOf, trip, at)
-      return flatOnly.flatMap((tariff, i) => {
-        if (!offeredOn(tariff, view.localDate)) return []
-        const version = versionAt(tariff, view.localDate)
-        const charges = chargesOf(version, "flat", view.moment, view.places, tariffs.holidays)
-        return [{ provider: tariff.provider, serviceLevel: tariff.serviceLevel, source: sourceOf(version, charges, flatOnlyProducts[i], undefined, view.localDate) }]
-      })
+      return flatOnlyInForce(view).map(({ product, tariff, version }) => ({
+        provider: tariff.provider,
+        serviceLevel: tariff.serviceLevel,
+        source: sourceOf(version, chargesOf(version, "flat", view.moment, view.places, holidays), product, undefined, view.localDate)
+      }))
     }
   }
 }

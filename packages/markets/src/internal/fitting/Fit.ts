@@ -40,7 +40,7 @@ import { bucketCount, MODEL_FORMAT, MODEL_VERSION, timeBucketCount } from "../Mo
 import type { BaseFare, Buckets, MarketModel, ProviderModel, ProviderResiduals, Regime } from "../ModelFile.js"
 import { blendQuantiles, interpolateQuantile, medianInPlace, monotone, QUANTILE_LEVELS, quantilesAt, quantilesInPlace } from "../Quantiles.js"
 import { inferRoute } from "./RouteInference.js"
-import { RECALIBRATION_GRID, rereadLevels } from "./Recalibration.js"
+import { firstCoveringPoint, RECALIBRATION_GRID, rereadLevels } from "./Recalibration.js"
 import { wallClock } from "../LocalClock.js"
 import { addMonths } from "./Dates.js"
 import { DEFAULT_REGIME_OPTIONS, detectRegimes, typicalFees } from "./Regimes.js"
@@ -374,7 +374,7 @@ const recalibrate = (
       // Finite non-decreasing ratios times a finite base ≥ 0, rounded: the published prices do
       // not decrease either, so the grid points that cover the trip are a tail of the grid,
       // found by bisection (199 roundings per trip were 6 % of NYC's `market evaluate`).
-      const from = firstCovering(price, feeSum, base, ratios)
+      const from = firstCoveringPoint(ratios.length, (g) => price <= publishedAt(feeSum, base, ratios[g]))
       coveredFrom[from] = (coveredFrom[from] ?? 0) + 1
       continue
     }
@@ -399,20 +399,6 @@ const isFiniteAscending = (values: ReadonlyArray<number>): boolean =>
 /** The published price (cents) of a trip with flat fees `feeSum` and base `base` at a ratio quantile. */
 const publishedAt = (feeSum: number, base: number, ratio: number | undefined): number =>
   Math.round((feeSum + Math.max(0, base * (ratio ?? Number.NaN))) * 100) / 100
-
-/**
- * The first grid point whose published price is at least `price` (`ratios.length` if none), by
- * bisection: for non-decreasing published prices (the caller's checks), every later one is too.
- */
-const firstCovering = (price: number, feeSum: number, base: number, ratios: ReadonlyArray<number>): number => {
-  let lo = 0, hi = ratios.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (price <= publishedAt(feeSum, base, ratios[mid])) hi = mid
-    else lo = mid + 1
-  }
-  return lo
-}
 
 /** One regime's trips as the fit sees them, per route source. */
 interface RegimeRows {
@@ -605,7 +591,7 @@ export const fitMarket = (table: TripTable, options: FitOptions): Either.Either<
     const fare = fares[i] as { supplied: BaseFare; resolved: BaseFare }
     const s = residualTables(buckets, levels, fare.supplied, rows.supplied, ids.length, prior.supplied)
     const r = residualTables(buckets, levels, fare.resolved, rows.resolved, ids.length, prior.resolved)
-    const feeSum = Object.values(fees[i] ?? {}).reduce((a, b) => a + b, 0)
+    const feeSum = feeTotalOf(fees[i] ?? {})
     const window = windowSpan(groupTrips[i] ?? [])
     const published = {
       supplied: recalibrate(buckets, levels, fare.supplied, rows.supplied, s.tables, feeSum, seasonal[i]?.supplied ?? []),

@@ -4,11 +4,28 @@
  * fine grid of q, re-read each stored level q_j at q*_j with c(q*_j) = q_j (linear between grid
  * points; Kuleshov et al. 2018, "Accurate uncertainties for deep learning using calibrated
  * regression"), shrunk toward q_j by the weight w = n ÷ (n + shrink). How the coverage is
- * measured differs between the fits, and stays in each.
+ * measured differs between the fits and stays in each; both find each record's first covering
+grid point the same way (`firstCoveringPoint`).
  */
 
 /** The grid the in-sample coverage of the published price is measured on: 0.005 … 0.995. */
 export const RECALIBRATION_GRID: ReadonlyArray<number> = Array.from({ length: 199 }, (_, i) => (i + 1) / 200)
+
+/**
+ * The first grid point covering a record (`covers(g)`: its price at or below the price published
+ * at grid point g), by bisection; the grid's length if none does. `covers` must hold on a tail
+ * of the grid (published prices that never decrease along it): 8 evaluations a record instead of
+ * 199. Counting records by this point and summing gives the coverage at every point.
+ */
+export const firstCoveringPoint = (gridLength: number, covers: (g: number) => boolean): number => {
+  let lo = 0, hi = gridLength
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (covers(mid)) hi = mid
+    else lo = mid + 1
+  }
+  return lo
+}
 
 /**
  * The level to read each of `levels` at, from the coverage measured at every point of

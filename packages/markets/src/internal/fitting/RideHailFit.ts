@@ -35,7 +35,7 @@ import { accumulate, normalEquations, solveNonNegative } from "./LinearModel.js"
 import { fitPlacePairs, PLACE_RADIUS_KM } from "./PlacePairsFit.js"
 import type { Place } from "./PlacePairsFit.js"
 import { inferRoute } from "./RouteInference.js"
-import { RECALIBRATION_GRID, rereadLevels } from "./Recalibration.js"
+import { firstCoveringPoint, RECALIBRATION_GRID, rereadLevels } from "./Recalibration.js"
 import type { ObservedQuote, QuoteTable } from "./sources/RideHailQuotes.js"
 import { isHeldOut } from "./sources/TripRecords.js"
 
@@ -149,16 +149,10 @@ export const bandSpread = (
     return Math.round(Math.max(0, baseOf(r) * interpolateQuantile(levels, row, q)) * 100) / 100
   }
   // published(r, q) is non-decreasing in q: each row's first grid point at or above its price,
-  // found by bisection, then a running sum (8 evaluations a row instead of 199; a market of
-  // hundreds of thousands of quotes fits in seconds).
+  // then a running sum (a market of hundreds of thousands of quotes fits in seconds).
   const firstAbove = new Array<number>(RECALIBRATION_GRID.length + 1).fill(0)
   for (const r of rows) {
-    let lo = 0, hi = RECALIBRATION_GRID.length
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if (r.price <= published(r, RECALIBRATION_GRID[mid] ?? 1)) hi = mid
-      else lo = mid + 1
-    }
+    const lo = firstCoveringPoint(RECALIBRATION_GRID.length, (g) => r.price <= published(r, RECALIBRATION_GRID[g] ?? 1))
     firstAbove[lo] = (firstAbove[lo] ?? 0) + 1
   }
   let below = 0

@@ -15,6 +15,7 @@
  */
 import { DateTime } from "effect"
 import type { Market, Trip } from "@ridequote/core"
+import { minorDigits } from "@ridequote/core"
 import { calibratedMarket } from "../CalibratedMarket.js"
 import { localClock, localDateClock, localMidnight, wallClock } from "../LocalClock.js"
 import type { MarketModel } from "../ModelFile.js"
@@ -246,6 +247,7 @@ const ruleCost = (model: MarketModel, tariffs: MarketTariffs) => {
   const provider = model.providers.length === 1 ? model.providers[0] : undefined
   const key = provider === undefined ? "" : `${provider.provider}/${provider.serviceLevel}`
   const tariff = tariffs.byProvider.get(key), eraTariff = recorded.byProvider.get(key)
+  const digits = minorDigits(model.currency)
   return (t: ObservedTrip, nowDate: string): number | undefined => {
     if (tariff === undefined || eraTariff === undefined) return undefined
     const places = { pickup: tariffs.locate(t.pickup), dropoff: tariffs.locate(t.destination) }
@@ -257,13 +259,13 @@ const ruleCost = (model: MarketModel, tariffs: MarketTariffs) => {
     const flatThen = flatFareFor(era, then, places, recorded.holidays)
     const flatNow = flatFareFor(version, nowMoment, places, tariffs.holidays)
     if (flatNow !== undefined) {
-      return flatThen === undefined ? undefined : chargesFor(version, "flat", nowMoment, places, tariffs.holidays, 2).total(flatNow.amount, tolls)
+      return flatThen === undefined ? undefined : chargesFor(version, "flat", nowMoment, places, tariffs.holidays, digits).total(flatNow.amount, tolls)
     }
     if (flatThen !== undefined || era.meter === undefined || version.meter === undefined) return undefined
-    const paidMeter = chargesFor(era, "meter", then, places, recorded.holidays, 2).fareOf(t.price - tolls)
+    const paidMeter = chargesFor(era, "meter", then, places, recorded.holidays, digits).fareOf(t.price - tolls)
     if (!(paidMeter >= era.meter.initial)) return undefined
     const meterNow = meterRebase(era.meter, version.meter, t.distanceKm, t.durationMinutes)(paidMeter)
-    return chargesFor(version, "meter", nowMoment, places, tariffs.holidays, 2).total(meterNow, tolls)
+    return chargesFor(version, "meter", nowMoment, places, tariffs.holidays, digits).total(meterNow, tolls)
   }
 }
 

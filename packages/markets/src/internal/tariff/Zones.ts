@@ -105,7 +105,8 @@ const polygonTest = (zone: Extract<Shape, { kind: "polygon" }>): ((p: Coordinate
 export const zoneBoxes = (zones: Readonly<Record<string, Zone>>, name: string): ReadonlyArray<Box> => {
   const zone = zones[name]
   if (zone === undefined) return []
-  if (zone.kind === "union") return zone.of.flatMap((member) => (member === name ? [] : zoneBoxes(zones, member)))
+  // Unions do not nest (the file is refused otherwise): their members are shapes.
+  if (zone.kind === "union") return zone.of.flatMap((member) => zoneBoxes(zones, member))
   return [zone.kind === "circle" ? circleBox(zone) : boxOf(zone)]
 }
 

@@ -55,6 +55,31 @@ describe("the market of a pickup, through the cell index", () => {
     expect(marketFinder([moved])({ latitude: 35.6189, longitude: -121.5 })).toBeUndefined()
   })
 
+  it("lists a market in the cells of every member of a union zone it also serves (two airports, in two far cells)", () => {
+    const json = JSON.parse(readFileSync(join(SHIPPED_MARKETS_DIR, "san-francisco-tariff.json"), "utf8")) as {
+      zones: Record<string, unknown>
+      define: { alsoServes: Array<string> }
+    }
+    // SFO moved a degree and a half south, Oakland's airport as a second circle two degrees east;
+    // the market also serves their union, and neither member by name.
+    json.zones["sfo"] = { kind: "circle", latitude: 36.1189, longitude: -122.375, radiusKm: 2 }
+    json.zones["oak"] = { kind: "circle", latitude: 37.7126, longitude: -120.2197, radiusKm: 2 }
+    json.zones["airports"] = { kind: "union", of: ["sfo", "oak"] }
+    json.define.alsoServes = ["airports"]
+    const parsed = parseTariff("sf-union", JSON.stringify(json))
+    if (Either.isLeft(parsed)) throw new Error(String(parsed.left))
+    const market = definedMarket(parsed.right)
+    if (market === undefined) throw new Error("not a defined market")
+    const findIn = marketFinder([market])
+    for (const airport of [{ latitude: 36.1189, longitude: -122.375 }, { latitude: 37.7126, longitude: -120.2197 }]) {
+      expect(market.serves(airport)).toBe(true)
+      expect(findIn(airport)?.id).toBe("san-francisco")
+    }
+    // 10 km from each airport, in the same cells: not served.
+    expect(findIn({ latitude: 36.21, longitude: -122.375 })).toBeUndefined()
+    expect(findIn({ latitude: 37.7126, longitude: -120.1 })).toBeUndefined()
+  })
+
   it("finds a defined market's zone beyond its area (SFO for San Francisco) and each market's own centre", () => {
     const sfo = { latitude: 37.6152, longitude: -122.39 }
     expect(find(sfo)?.id).toBe("san-francisco")

@@ -4,7 +4,7 @@ import { LongestFirstSequencer } from "./tools/longest-first-sequencer.js"
 // One vitest run over every package and example (`pnpm test`).
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "tools/test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "tools/test/**/*.test.ts", "bench/test/**/*.test.ts"],
     reporters: ["default", "./tools/summary-reporter.ts"],
     // The compiled program (packages/server/dist) is brought up to date once, before any test
     // starts it: tests running in parallel must not each rebuild it.

@@ -280,6 +280,26 @@ describe("NYC Uber and Lyft at the level of their newest records", () => {
     }
   })
 
+  it("the Black Car Fund is the share in force on the trip's date: 2.5 %, 3 % from 2020-11-01, 2.75 % by 2024, 2.5 % by June 2025", () => {
+    // Outside every fee zone, so the fund and the sales tax (8.875 %) are all that is added.
+    const places = { pickup: new Set<string>(), dropoff: new Set<string>() }
+    const fund = (localDate: string) => {
+      const moment: TripMoment = { localDate, dayOfWeek: 2, minuteOfDay: 660 }
+      for (const provider of ["uber", "lyft"]) {
+        const tariff = nycTariffs.byProvider.get(`${provider}/Standard`)
+        if (tariff === undefined) throw new Error(`no ${provider} tariff`)
+        const receipt = chargesFor(versionAt(tariff, localDate), "meter", moment, places, new Set(), 2).itemize(100, 0)
+        const lines = receipt.fees.filter((l) => l.name === "Black Car Fund")
+        expect(lines.length, `${provider} ${localDate}`).toBe(1)
+        expect(receipt.total, `${provider} ${localDate}`).toBeCloseTo(100 + (lines[0]?.amount ?? 0) + 8.88, 2)
+        if (provider === "lyft") continue
+        return lines[0]?.amount
+      }
+    }
+    expect(["2020-05-01", "2020-10-31", "2020-11-01", "2023-12-31", "2024-01-01", "2025-05-31", "2025-06-01", "2026-11-24"].map(fund))
+      .toEqual([2.5, 2.5, 3, 3, 2.75, 2.75, 2.5, 2.5])
+  })
+
   it("a 2026 quote carries the level, its range and evidence; a 2020 quote is the records' own", () => {
     const now = percentiles(tripAt(EMPIRE_STATE, WTC, "2026-11-24T16:00:00Z", 6.2, 21), "uber")
     const then = percentiles(tripAt(EMPIRE_STATE, WTC, "2020-05-01T05:00:00Z", 6.2, 21), "uber")

@@ -44,6 +44,14 @@ const meterOf = (doc: TariffDocument, i = 0) => {
   if (m === undefined) throw new Error("no meter")
   return m
 }
+/** The meter of the version of tariff `i` in force on a local date. */
+const meterAt = (doc: TariffDocument, date: string, i = 0) => {
+  const tariff = doc.tariffs[i]
+  if (tariff === undefined) throw new Error("no tariff")
+  const m = versionAt(tariff, date).meter
+  if (m === undefined) throw new Error(`no meter on ${date}`)
+  return m
+}
 const none: ReadonlySet<string> = new Set()
 /** A Tuesday 11:00 on `date` (local), between no zones unless given. */
 const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
@@ -73,6 +81,28 @@ describe("San Francisco: SFMTA meter of 2022-11-17", () => {
     const sanJose = marketOf("san-francisco").tariffs.locate({ latitude: 37.3382, longitude: -121.8863 })
     const far = chargesFor(v, "meter", view("2026-03-03").moment, { pickup: new Set(["san-francisco", "sf-15-mile-reach"]), dropoff: sanJose }, new Set(), 2)
     expect(far.total(149.75, 0)).toBeCloseTo(224.625, 10)
+  })
+})
+
+describe("San Francisco before 2022-11-17: the SFMTA meter of 2011-09-01 and the SFO pick-up fee's history", () => {
+  const doc = load("san-francisco")
+  it("$3.50 for the first 1/5 mile, $0.55 per further 1/5 mile or fraction and per minute, from 2011-09-01 to 2022-11-16", () => {
+    const tariff = doc.tariffs[0]
+    if (tariff === undefined) throw new Error("no tariff")
+    expect(versionAt(tariff, "2022-11-16").effectiveFrom).toBe("2011-09-01")
+    expect(versionAt(tariff, "2022-11-17").effectiveFrom).toBe("2022-11-17")
+    const meter = meterAt(doc, "2019-05-14")
+    expect(meterAmount(meter, { meterKm: 3 * MILE, meterSeconds: 0 })).toBeCloseTo(3.5 + 14 * 0.55, 10)
+    // 2.0 km is 6.21 fifths of a mile: the flag and 6 started fifths, then two minutes of delay.
+    expect(meterAmount(meter, { meterKm: 2, meterSeconds: 120 })).toBeCloseTo(3.5 + 6 * 0.55 + 2 * 0.55, 10)
+  })
+  it("the rider's SFO pick-up fee: $2.00 until 2015-06-05, $4.00 from 2015-06-06, $5.50 from 2021-08-04", () => {
+    const tariff = doc.tariffs[0]
+    if (tariff === undefined) throw new Error("no tariff")
+    const fromSfo = { pickup: new Set(["sfo", "sfo-15-mile-reach", "sf-15-mile-reach"]), dropoff: new Set(["san-francisco", "sf-15-mile-reach", "sfo-15-mile-reach"]) }
+    const fee = (date: string) => chargesFor(versionAt(tariff, date), "meter", view(date).moment, fromSfo, new Set(), 2).total(40, 0) - 40
+    expect(["2015-06-05", "2015-06-06", "2021-08-03", "2021-08-04", "2022-11-16", "2026-03-03"].map((d) => Number(fee(d).toFixed(2))))
+      .toEqual([2, 4, 4, 5.5, 5.5, 5.5])
   })
 })
 
@@ -127,16 +157,34 @@ describe("Tokyo: 23 wards, Musashino and Mitaka, fare of 2022-11-14", () => {
     expect(priced.fare).toBeUndefined()
     expect(priced.distribution.quantile(0.5)).toBeGreaterThan(5000)
   })
-  it("a trip of 2020 (before the 2022-11-14 fare, the only one the file has) is priced on it and says so", () => {
+  it("the fares before 2022-11-14: ¥410 for 1.052 km and ¥80 per 237 m or 90 s from 2017-01-30; ¥420, 233 m, 85 s from 2019-10-01", () => {
+    const tariff = doc.tariffs[0]
+    if (tariff === undefined) throw new Error("no tariff")
+    expect(["2017-01-29", "2017-01-30", "2019-09-30", "2019-10-01", "2022-11-13", "2022-11-14"].map((d) => versionAt(tariff, d).effectiveFrom))
+      .toEqual(["2017-01-30", "2017-01-30", "2017-01-30", "2019-10-01", "2019-10-01", "2022-11-14"])
+    const y2017 = meterAt(doc, "2018-06-01"), y2019 = meterAt(doc, "2020-06-01")
+    // An operator's published examples of 2017-02 (Tokyo station to): 2 km ¥730, Akihabara 2.5 km ¥970,
+    // Ryogoku 3.5 km ¥1,290, 4 km ¥1,450, Shibuya 7.6 km ¥2,650.
+    expect([2, 2.5, 3.5, 4, 7.6].map((km) => meterAmount(y2017, { meterKm: km, meterSeconds: 0 }))).toEqual([730, 970, 1290, 1450, 2650])
+    expect(meterAmount(y2019, { meterKm: 1.0, meterSeconds: 0 })).toBe(420)
+    // 4 km: 2.948 km past the initial 1.052 km are 13 started units of 233 m.
+    expect(meterAmount(y2019, { meterKm: 4, meterSeconds: 0 })).toBe(420 + 13 * 80)
+    // Slow time on the same counter: 85 s count as 233 m.
+    expect(meterAmount(y2019, { meterKm: 4, meterSeconds: 170 })).toBe(420 + 15 * 80)
+  })
+  it("a trip of 2016 (before the 2017-01-30 fare, the first the file has) is priced on it and says so", () => {
     const market = marketOf("tokyo")
     const shibuya = { latitude: 35.658, longitude: 139.7016 }
     const trip = suppliedTrip(market, shibuya, { latitude: 35.6812, longitude: 139.7671 }, 7, 20)
-    const [old] = market.offers(trip("2020-06-02T11:00:00+09:00"))
+    const [old] = market.offers(trip("2016-06-07T11:00:00+09:00"))
+    const [y2018] = market.offers(trip("2018-06-05T11:00:00+09:00"))
     const [now] = market.offers(trip("2026-06-02T11:00:00+09:00"))
-    expect(old?.source?.tariff?.effectiveFrom).toBe("2022-11-14")
-    expect(old?.source?.level?.evidence).toContain("the trip's date 2020-06-02 is before the earliest rule known for this market")
-    expect(old?.distribution.quantile(0.5)).toBe(now?.distribution.quantile(0.5))
-    expect(now?.source?.level?.evidence ?? "").not.toContain("before the earliest rule")
+    expect(old?.source?.tariff?.effectiveFrom).toBe("2017-01-30")
+    expect(old?.source?.level?.evidence).toContain("the trip's date 2016-06-07 is before the earliest rule known for this market")
+    expect(old?.distribution.quantile(0.5)).toBe(y2018?.distribution.quantile(0.5))
+    expect(y2018?.source?.level?.evidence ?? "").not.toContain("before the earliest rule")
+    expect(now?.source?.tariff?.effectiveFrom).toBe("2022-11-14")
+    expect(now?.distribution.quantile(0.5)).toBeGreaterThan(y2018?.distribution.quantile(0.5) ?? Infinity)
   })
 })
 
@@ -181,6 +229,14 @@ describe("Toronto: Chapter 546 tariff (with the 2022 fuel surcharge)", () => {
   it("reproduces $4.25 for the first 0.143 km and $0.25 per further 0.143 km or part", () => {
     expect(meterAmount(meter, { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(12.75, 10)
     expect(meterAmount(meter, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(21.5, 10)
+  })
+  it("before 2022-05-11 the drop rate was $3.25 (from 2015-11-01), the units the same", () => {
+    const doc = load("toronto")
+    const old = meterAt(doc, "2019-05-14")
+    expect(meterAmount(old, { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(11.75, 10)
+    expect(meterAmount(old, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(20.5, 10)
+    expect(meterAt(doc, "2022-05-10").initial).toBe(3.25)
+    expect(meterAt(doc, "2022-05-11").initial).toBe(4.25)
   })
 })
 
@@ -264,6 +320,16 @@ describe("Hong Kong: urban taxi fare scale of 2024-07-14 (and of 2022-07-17)", (
     expect(meterAmount(old, { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(55.5, 9)
     expect(meterAmount(old, { meterKm: 9, meterSeconds: 0 })).toBeCloseTo(93.5, 9)
     expect(meterAmount(old, { meterKm: 20, meterSeconds: 0 })).toBeCloseTo(165, 9)
+  })
+  it("a trip from 2017-04-09 to 2022-07-16 pays the 2017 scale: $24, $1.70 per jump to $83.50 (9 km), $1.20 after", () => {
+    const tariff = doc.tariffs[0]
+    if (tariff === undefined) throw new Error("no tariff")
+    expect(["2017-04-09", "2022-07-16", "2022-07-17"].map((d) => versionAt(tariff, d).effectiveFrom)).toEqual(["2017-04-09", "2017-04-09", "2022-07-17"])
+    const old = meterAt(doc, "2019-05-14")
+    expect(meterAmount(old, { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(49.5, 9)
+    expect(meterAmount(old, { meterKm: 9, meterSeconds: 0 })).toBeCloseTo(83.5, 9)
+    expect(meterAmount(old, { meterKm: 20, meterSeconds: 0 })).toBeCloseTo(149.5, 9)
+    expect(meterAmount(old, { meterKm: 5, meterSeconds: 180 })).toBeCloseTo(49.5 + 3 * 1.7, 9)
   })
   it("serves the airport, Lantau and the New Territories, not Shenzhen or Macau", () => {
     const market = marketOf("hong-kong")

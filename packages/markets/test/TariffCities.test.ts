@@ -224,6 +224,38 @@ describe("Berlin: Senate tariff of 2022-12-20", () => {
   })
 })
 
+describe("Berlin before 2022-12-20: the tariffs of 2014-02-19, 2015-06-30, 2019-10-01 and 2022-06-01", () => {
+  const doc = load("berlin")
+  it("each version's €0.20 steps: €3.40 + €1.79/km (2014), €3.90 + €2.00/km (2015), €3.90 + €2.30/km (2019), to 7 km", () => {
+    const tariff = doc.tariffs[0]
+    if (tariff === undefined) throw new Error("no tariff")
+    expect(["2014-02-19", "2015-06-29", "2015-06-30", "2019-09-30", "2019-10-01", "2022-05-31", "2022-06-01", "2022-12-19", "2022-12-20"]
+      .map((d) => versionAt(tariff, d).effectiveFrom))
+      .toEqual(["2014-02-19", "2014-02-19", "2015-06-30", "2015-06-30", "2019-10-01", "2019-10-01", "2022-06-01", "2022-06-01", "2022-12-20"])
+    // 4 km with no slow time: the completed steps of 111.70 m, 100 m and 86.96 m.
+    expect(meterAmount(meterAt(doc, "2014-06-03"), { meterKm: 4, meterSeconds: 0 })).toBeCloseTo(3.4 + 35 * 0.2, 10)
+    expect(meterAmount(meterAt(doc, "2017-06-06"), { meterKm: 4, meterSeconds: 0 })).toBeCloseTo(3.9 + 40 * 0.2, 10)
+    expect(meterAmount(meterAt(doc, "2021-06-01"), { meterKm: 4, meterSeconds: 0 })).toBeCloseTo(3.9 + 46 * 0.2, 10)
+    // Beyond 7 km the lower rate: 2019's €1.65/km is a step per 121.21 m.
+    expect(meterAmount(meterAt(doc, "2021-06-01"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(3.9 + 80 * 0.2 + 24 * 0.2, 10)
+    // Waiting: €25, €30, €33 an hour (€0.20 per 28.8 s, 24 s, 21.82 s).
+    expect(meterAmount(meterAt(doc, "2014-06-03"), { meterKm: 0, meterSeconds: 3600 })).toBeCloseTo(3.4 + 25, 9)
+    expect(meterAmount(meterAt(doc, "2017-06-06"), { meterKm: 0, meterSeconds: 3600 })).toBeCloseTo(3.9 + 30, 9)
+    expect(meterAmount(meterAt(doc, "2021-06-01"), { meterKm: 0, meterSeconds: 3600 })).toBeCloseTo(3.9 + 33, 9)
+  })
+  it("a quote of 2019 is priced on 2019's rule, with the Tegel pick-up surcharge while the airport was open", () => {
+    const market = marketOf("berlin")
+    const hbf = { latitude: 52.5251, longitude: 13.3694 }, alex = { latitude: 52.5219, longitude: 13.4132 }, tegel = { latitude: 52.5597, longitude: 13.2877 }
+    const p5 = (from: typeof hbf, iso: string) => market.offers(suppliedTrip(market, from, alex, 4, 12)(iso)).find((o) => o.serviceLevel === "Standard")
+    const y2019 = p5(hbf, "2019-11-05T11:00:00+01:00")
+    expect(y2019?.source?.tariff?.effectiveFrom).toBe("2019-10-01")
+    expect(y2019?.distribution.quantile(0.05)).toBeCloseTo(13.1, 9)
+    expect(p5(tegel, "2019-11-05T11:00:00+01:00")?.distribution.quantile(0.05)).toBeCloseTo(13.6, 9)
+    // Tegel closed on 2020-11-08: no surcharge after.
+    expect(p5(tegel, "2021-03-02T11:00:00+01:00")?.distribution.quantile(0.05)).toBeCloseTo(13.1, 9)
+  })
+})
+
 describe("Toronto: Chapter 546 tariff (with the 2022 fuel surcharge)", () => {
   const meter = meterOf(load("toronto"))
   it("reproduces $4.25 for the first 0.143 km and $0.25 per further 0.143 km or part", () => {
@@ -256,6 +288,29 @@ describe("Singapore: ComfortDelGro fares of 2023-12-13 (operator-lodged)", () =>
   })
 })
 
+describe("Singapore before 2023-12-13: ComfortDelGro's fares of 2011-12-12, 2022-03-01 and 2022-04-04", () => {
+  const doc = load("singapore")
+  it("S$3.70 + S$0.22 per 400 m (2011), S$3.90 + S$0.24 (2022-03-01), S$3.90 + S$0.25 (2022-04-04)", () => {
+    // 10 km: 23 steps of 400 m past the first km (the operator's own 10 km estimates S$10.98 and S$11.82 before and after 2022-03-01 include some waiting).
+    expect(meterAmount(meterAt(doc, "2019-05-14"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(3.7 + 23 * 0.22, 10)
+    expect(meterAmount(meterAt(doc, "2022-03-15"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(3.9 + 23 * 0.24, 10)
+    expect(meterAmount(meterAt(doc, "2023-06-06"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(3.9 + 23 * 0.25, 10)
+    expect(meterAt(doc, "2023-12-13").initial).toBeCloseTo(4.4, 10)
+  })
+  it("the Changi pick-up surcharge: S$5 Friday–Sunday 17:00–24:00 and S$3 otherwise, S$8 and S$6 from 2022-05-19", () => {
+    const tariff = doc.tariffs[0]
+    if (tariff === undefined) throw new Error("no tariff")
+    const changi = marketOf("singapore").tariffs.locate({ latitude: 1.3644, longitude: 103.9915 })
+    const surcharge = (date: string, minute: number) => {
+      const v = view(date, minute)
+      // Fares of 10 at 14:00 and 11:00 (no peak) show the surcharge alone.
+      return chargesFor(versionAt(tariff, date), "meter", v.moment, { pickup: changi, dropoff: none }, new Set(), 2).total(10, 0) - 10
+    }
+    expect(Number(surcharge("2019-05-14", 14 * 60).toFixed(2))).toBe(3)
+    expect(Number(surcharge("2022-06-07", 11 * 60).toFixed(2))).toBe(6)
+  })
+})
+
 describe("Amsterdam: Dutch national maximum taxi tariff of 2026", () => {
   const doc = load("amsterdam")
   const meter = meterOf(doc)
@@ -283,6 +338,20 @@ describe("Amsterdam: Dutch national maximum taxi tariff of 2026", () => {
     expect(priced.version.effectiveFrom).toBe("2026-01-01")
     expect(priced.distribution.quantile(0.05)).toBeCloseTo(34.3, 9)
     expect(priced.distribution.quantile(0.95)).toBeCloseTo(34.3, 9)
+  })
+})
+
+describe("Amsterdam before 2026: each year's maxima from 2014", () => {
+  const doc = load("amsterdam")
+  it("a trip is priced on its own year's maxima: 3.2 km in 12 min was €13.87 in 2014, €15.39 in 2019, €19.37 in 2024, €19.91 in 2025", () => {
+    const at = (date: string, i: number) => meterAmount(meterAt(doc, date, i), { meterKm: 3.2, meterSeconds: 720 })
+    expect([2014, 2019, 2024, 2025, 2026].map((y) => Number(at(`${y}-06-03`, 0).toFixed(2)))).toEqual([13.87, 15.39, 19.37, 19.91, 20.69])
+    // The taxibus on its own maxima (2014: €5.87 + €2.67/km + €0.40/min).
+    expect(Number(at("2014-06-03", 1).toFixed(2))).toBe(19.21)
+    const tariff = doc.tariffs[0]
+    if (tariff === undefined) throw new Error("no tariff")
+    expect(["2013-12-31", "2014-01-01", "2024-12-31", "2025-01-01", "2026-01-01"].map((d) => versionAt(tariff, d).effectiveFrom))
+      .toEqual(["2014-01-01", "2014-01-01", "2024-01-01", "2025-01-01", "2026-01-01"])
   })
 })
 

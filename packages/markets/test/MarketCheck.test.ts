@@ -11,12 +11,16 @@ import { run } from "./shippedScripts.js"
 
 describe("market check", () => {
   it("describes a valid tariff and prints sample quotes with their receipts", async () => {
-    const out = await run(["market", "check", "models/tokyo-tariff.json"])
+    const out = await run(["market", "check", "models/tokyo-tariff.json", "--at", "2026-03-03"])
     expect(out).toContain(`models/tokyo-tariff.json: valid tariff for market "tokyo"`)
     expect(out).toContain("JPY")
     // The meter at 23:30 carries the night surcharge; a Haneda fixed fare is its table's amount.
     expect(out).toMatch(/5 km in 12 min at 23:30: .*\n\s+meter 2200\s+\+ late night and early morning \+20 % 440\s+= 2640/)
     expect(out).toMatch(/Haneda fixed fare, 渋谷区 Shibuya, late night 22:00–05:00 at 23:30: 9200 \/ 9200 \/ 9200 JPY/)
+    // On a date of the 2026 fare, its meter and its table.
+    const later = await run(["market", "check", "models/tokyo-tariff.json", "--at", "2026-11-24"])
+    expect(later).toMatch(/5 km in 12 min at 23:30: .*\n\s+meter 2400\s+\+ late night and early morning \+20 % 480\s+= 2880/)
+    expect(later).toMatch(/Haneda fixed fare, 渋谷区 Shibuya, late night 22:00–05:00 at 23:30: 10000 \/ 10000 \/ 10000 JPY/)
   }, 60_000)
 
   it("prints metered samples only where the version in force has a meter: flat fares alone (Chicago's shared ride) and ride-hail levels get none", async () => {

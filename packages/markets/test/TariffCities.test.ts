@@ -108,7 +108,7 @@ describe("San Francisco before 2022-11-17: the SFMTA meter of 2011-09-01 and the
 
 describe("Tokyo: 23 wards, Musashino and Mitaka, fare of 2022-11-14", () => {
   const doc = load("tokyo")
-  const meter = meterOf(doc)
+  const meter = meterAt(doc, "2026-03-03")
   it("reproduces the MLIT/Nikkei examples (3.9 km ¥1,600, Tokyo–Ikebukuro 10 km ¥4,000) and the initial ¥500", () => {
     expect(meterAmount(meter, { meterKm: 3.9, meterSeconds: 0 })).toBe(1600)
     expect(meterAmount(meter, { meterKm: 10, meterSeconds: 0 })).toBe(4000)
@@ -183,8 +183,53 @@ describe("Tokyo: 23 wards, Musashino and Mitaka, fare of 2022-11-14", () => {
     expect(old?.source?.level?.evidence).toContain("the trip's date 2016-06-07 is before the earliest rule known for this market")
     expect(old?.distribution.quantile(0.5)).toBe(y2018?.distribution.quantile(0.5))
     expect(y2018?.source?.level?.evidence ?? "").not.toContain("before the earliest rule")
-    expect(now?.source?.tariff?.effectiveFrom).toBe("2022-11-14")
+    expect(now?.source?.tariff?.effectiveFrom).toBe("2026-04-20")
     expect(now?.distribution.quantile(0.5)).toBeGreaterThan(y2018?.distribution.quantile(0.5) ?? Infinity)
+  })
+})
+
+describe("Tokyo from 2026-04-20: the revision as proposed, dated by the taxi association's Haneda table", () => {
+  const doc = load("tokyo")
+  const meter = meterAt(doc, "2026-11-24")
+  it("¥500 for the first 1.0 km, ¥100 per 232 m or per 85 s at ≤ 10 km/h, on one counter", () => {
+    expect(meterAmount(meter, { meterKm: 1.0, meterSeconds: 0 })).toBe(500)
+    // 10 km: 9 km past the first are 38.8 units of 232 m, 39 started (¥4,000 on the 2022 fare).
+    expect(meterAmount(meter, { meterKm: 10, meterSeconds: 0 })).toBe(500 + 39 * 100)
+    // 5 km and 170 s of slow time: 4 km + 2 × 232 m past the first, 19.2 units, 20 started.
+    expect(meterAmount(meter, { meterKm: 5, meterSeconds: 170 })).toBe(500 + 20 * 100)
+  })
+  /** 羽田空港定額運賃表 特別区・武三版 2026年4月20日適用 (as copied): day and 22:00–05:00 columns. */
+  const HANEDA_2026: ReadonlyArray<readonly [string, number, number]> = [
+    ["chiyoda", 7600, 9000], ["shibuya", 8500, 10000], ["setagaya", 8900, 10400], ["shinjuku", 9000, 10700],
+    ["nakano", 9900, 11700], ["suginami", 10800, 12600], ["bunkyo", 9300, 10900], ["toshima", 11200, 13200],
+    ["kita", 11000, 13000], ["itabashi", 12300, 14500], ["nerima", 12800, 15100], ["taito", 9100, 10800],
+    ["arakawa", 10400, 12200], ["adachi", 11100, 13100], ["katsushika", 11300, 13400], ["sumida", 9100, 10700],
+    ["edogawa", 9000, 10500], ["musashino", 14000, 16500], ["mitaka", 13300, 15700]
+  ]
+  it("prices the 2026 Haneda fixed fares from 2026-04-20 and the 2022 ones the day before; the offer carries what is unconfirmed", () => {
+    const market = marketOf("tokyo")
+    const tariff = doc.tariffs[0]
+    if (tariff === undefined) throw new Error("no tariff")
+    const haneda = doc.zones["haneda"]
+    if (haneda?.kind !== "circle") throw new Error("no Haneda zone")
+    const hnd = market.tariffs.locate(haneda)
+    for (const [ward, day, night] of HANEDA_2026) {
+      const zone = doc.zones[`ward-${ward}`]
+      if (zone?.kind !== "circle") throw new Error(`zone of ${ward}`)
+      const wardPlaces = market.tariffs.locate(zone)
+      for (const [minute, expected] of [[14 * 60, day], [23 * 60 + 30, night]] as const) {
+        const priced = priceTrip(market.tariffs, tariff, { distanceKm: 20, durationMinutes: 30, routeSource: "resolved" }, view("2026-04-20", minute, hnd, wardPlaces), 0)
+        expect([ward, minute, priced.distribution.quantile(0.05), priced.distribution.quantile(0.95)]).toEqual([ward, minute, expected, expected])
+      }
+    }
+    const chiyoda = doc.zones["ward-chiyoda"]
+    if (chiyoda?.kind !== "circle") throw new Error("no Chiyoda zone")
+    const before = priceTrip(market.tariffs, tariff, { distanceKm: 20, durationMinutes: 30, routeSource: "resolved" }, view("2026-04-19", 14 * 60, hnd, market.tariffs.locate(chiyoda)), 0)
+    expect(before.distribution.quantile(0.5)).toBe(6900)
+    const shibuya = { latitude: 35.658, longitude: 139.7016 }
+    const [offer] = market.offers(suppliedTrip(market, shibuya, { latitude: 35.6812, longitude: 139.7671 }, 7, 20)("2026-11-24T11:00:00+09:00"))
+    expect(offer?.source?.tariff?.effectiveFrom).toBe("2026-04-20")
+    expect(offer?.source?.level?.evidence).toContain("approval notice")
   })
 })
 

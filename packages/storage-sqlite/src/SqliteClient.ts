@@ -8,11 +8,27 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { StorageUnavailable } from "@ridequote/core"
 import { migrate } from "@ridequote/storage-sql"
 import * as LibsqlClient from "./LibsqlClient.js"
-import { Cause, Effect, Layer } from "effect"
+import { Cause, Duration, Effect, Layer, Schedule } from "effect"
 import type { SqlError } from "@effect/sql/SqlError"
 
 /** How long a write waits for another process's write lock before failing with SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5_000
+
+/** Whether a statement failed on another connection's lock (SQLITE_BUSY or SQLITE_LOCKED and their extended codes). */
+const isBusy = (error: SqlError): boolean => {
+  const code = (error.cause as { code?: unknown } | undefined)?.code
+  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
+}
+
+/**
+ * Switching a file to WAL can be refused at once, without the busy timeout's wait: SQLite
+ * returns SQLITE_BUSY rather than risk a deadlock when another connection holds the write lock
+ * of a file still in rollback-journal mode, which is what a second process meets when it opens
+ * a new file while the first is switching it (seen once in CI: two `serve` started together on
+ * a fresh file, one exited "cannot open the SQLite database"). So the switch is retried every
+ * 20 ms for as long as the busy timeout would have waited.
+ */
+const LOCK_RETRY = Schedule.spaced(Duration.millis(20)).pipe(Schedule.upTo(Duration.millis(BUSY_TIMEOUT_MS)))
 
 /**
  * - `busy_timeout` (first, so that the pragmas below wait too): several `serve` processes and
@@ -28,7 +44,7 @@ export const BUSY_TIMEOUT_MS = 5_000
 const applyPragmas = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql.unsafe(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
-  yield* sql`PRAGMA journal_mode = WAL`
+  yield* sql`PRAGMA journal_mode = WAL`.pipe(Effect.retry({ schedule: LOCK_RETRY, while: isBusy }))
   yield* sql`PRAGMA synchronous = FULL`
   yield* sql`PRAGMA foreign_keys = ON`
 })
@@ -47,14 +63,21 @@ const createParentDirectory = (filename: string) =>
       })
   })
 
+/** An error's message with the driver's own reason behind it ("Failed to execute statement: database is locked (SQLITE_BUSY)"). */
+const describe = (error: unknown): string => {
+  if (!(error instanceof Error)) return String(error)
+  const inner = "cause" in error ? (error as { cause?: unknown }).cause : undefined
+  if (!(inner instanceof Error) || inner.message === error.message) return error.message
+  const code = (inner as { code?: unknown }).code
+  return `${error.message}: ${inner.message}${typeof code === "string" && !inner.message.includes(code) ? ` (${code})` : ""}`
+}
+
 const cannotOpen = (filename: string) => (cause: Cause.Cause<StorageUnavailable | SqlError>) => {
   const error = Cause.squash(cause)
   return Layer.fail(
     error instanceof StorageUnavailable
       ? error
-      : new StorageUnavailable({
-        message: `cannot open the SQLite database ${filename}: ${error instanceof Error ? error.message : String(error)}`
-      })
+      : new StorageUnavailable({ message: `cannot open the SQLite database ${filename}: ${describe(error)}` })
   )
 }
 

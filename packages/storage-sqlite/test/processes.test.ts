@@ -38,6 +38,26 @@ describe("several processes on one SQLite file", () => {
       expect(yield* Context.get(two, AccountStore).findById(account.id)).toEqual(Option.some(blocked))
     }))
 
+  it.scopedLive("opening a file whose write lock another process holds in rollback-journal mode waits, and switches it to WAL", () =>
+    Effect.gen(function*() {
+      // What a second `serve` meets when it opens a new file while the first switches it to WAL:
+      // SQLite refuses the switch at once (SQLITE_BUSY, no busy wait) rather than risk a deadlock.
+      const filename = dir.file("rollback-locked")
+      const holder = yield* startProcess("hold-rollback-lock.ts", [filename, "600"], "locked")
+      yield* holder.ready
+      const started = Date.now()
+      const journal = yield* Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const rows = yield* sql<{ journal_mode: string }>`PRAGMA journal_mode`
+        return rows[0]?.journal_mode
+      }).pipe(Effect.provide(SqliteClientLive(filename)))
+      expect(journal).toBe("wal")
+      // It waited for the holder's commit rather than failing.
+      expect(Date.now() - started).toBeGreaterThan(300)
+      const result = yield* holder.done
+      expect([result.code, result.stdout]).toEqual([0, "locked\ncommitted\n"])
+    }), 60_000)
+
   it.scoped("a write waits (busy_timeout) for another process's write lock instead of failing", () =>
     Effect.gen(function*() {
       const filename = dir.file("busy")

@@ -256,6 +256,27 @@ describe("NYC yellow taxi on the TLC's rules", () => {
     expect(now.p[2]).toBeLessThan(28.5)
   })
 
+  it("before 2012-09-04 the 2006 rule: $0.40 a unit (0.8 × the 2012 meter), JFK $45 flat, the MTA tax only from 2009-11-01", () => {
+    const TIMES_SQUARE = { latitude: 40.758, longitude: -73.9855 }, JFK = { latitude: 40.6413, longitude: -73.7781 }
+    const y2010 = percentiles(tripAt(EMPIRE_STATE, WTC, "2010-05-11T15:00:00Z", 6.2, 21), "yellow-taxi")
+    const y2013 = percentiles(tripAt(EMPIRE_STATE, WTC, "2013-05-14T15:00:00Z", 6.2, 21), "yellow-taxi")
+    expect(y2010.offer?.source?.tariff?.effectiveFrom).toBe("2006-11-30")
+    // Both pay the $2.50 initial charge and the $0.50 MTA tax; the units cost 0.40 against 0.50.
+    expect(((y2010.p[2] ?? 0) - 3) / ((y2013.p[2] ?? 0) - 3)).toBeCloseTo(0.8, 2)
+    const jfk = (iso: string) => percentiles(tripAt(TIMES_SQUARE, JFK, iso, 29.5, 50), "yellow-taxi").p[0]
+    expect(jfk("2010-05-11T15:00:00Z")).toBeCloseTo(45.5, 9)
+    expect(jfk("2009-10-20T15:00:00Z")).toBeCloseTo(45, 9)
+  })
+
+  it("the $4.50 JFK rush hour surcharge is not charged before 2015-07-16 (January 2015 records carry none)", () => {
+    const TIMES_SQUARE = { latitude: 40.758, longitude: -73.9855 }, JFK = { latitude: 40.6413, longitude: -73.7781 }
+    // Tuesdays at 17:00 New York time: the $52 flat fare and the $0.50 MTA tax (and $0.30 improvement from 2015).
+    const jfk = (iso: string) => percentiles(tripAt(TIMES_SQUARE, JFK, iso, 29.5, 50), "yellow-taxi").p[0]
+    expect(jfk("2014-05-13T21:00:00Z")).toBeCloseTo(52.5, 9)
+    expect(jfk("2015-01-13T22:00:00Z")).toBeCloseTo(52.8, 9)
+    expect(jfk("2016-05-10T21:00:00Z")).toBeCloseTo(57.3, 9)
+  })
+
   it("the rush hour surcharge is added on weekdays 16–20 h and not on a legal holiday", () => {
     const p50 = (iso: string) => percentiles(tripAt(EMPIRE_STATE, WTC, iso, 6.2, 21), "yellow-taxi").p[2] ?? 0
     // Wednesday 17:00 against Thanksgiving (Thursday 2026-11-26) 17:00: the $2.50 rush surcharge.

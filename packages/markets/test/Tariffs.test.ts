@@ -266,6 +266,9 @@ describe("NYC yellow taxi on the TLC's rules", () => {
     const jfk = (iso: string) => percentiles(tripAt(TIMES_SQUARE, JFK, iso, 29.5, 50), "yellow-taxi").p[0]
     expect(jfk("2010-05-11T15:00:00Z")).toBeCloseTo(45.5, 9)
     expect(jfk("2009-10-20T15:00:00Z")).toBeCloseTo(45, 9)
+    // The $1 peak surcharge, not on Thanksgiving 2010 (the holidays listed go back to 2006).
+    const p50 = (iso: string) => percentiles(tripAt(EMPIRE_STATE, WTC, iso, 6.2, 21), "yellow-taxi").p[2] ?? 0
+    expect(p50("2010-11-24T22:00:00Z") - p50("2010-11-25T22:00:00Z")).toBeCloseTo(1, 2)
   })
 
   it("the $4.50 JFK rush hour surcharge is not charged before 2015-07-16 (January 2015 records carry none)", () => {

@@ -225,6 +225,8 @@ const nyc: Market = Effect.runSync(joinMarkets(
 
 const EMPIRE_STATE = { latitude: 40.7484, longitude: -73.9857 }
 const WTC = { latitude: 40.7127, longitude: -74.0134 }
+const TIMES_SQUARE = { latitude: 40.758, longitude: -73.9855 }
+const JFK = { latitude: 40.6413, longitude: -73.7781 }
 
 const tripAt = (pickup: Coordinates, destination: Coordinates, iso: string, distanceKm: number, durationMinutes: number): Trip => {
   const departAt = DateTime.unsafeMake(iso)
@@ -257,7 +259,6 @@ describe("NYC yellow taxi on the TLC's rules", () => {
   })
 
   it("before 2012-09-04 the 2006 rule: $0.40 a unit (0.8 × the 2012 meter), JFK $45 flat, the MTA tax only from 2009-11-01", () => {
-    const TIMES_SQUARE = { latitude: 40.758, longitude: -73.9855 }, JFK = { latitude: 40.6413, longitude: -73.7781 }
     const y2010 = percentiles(tripAt(EMPIRE_STATE, WTC, "2010-05-11T15:00:00Z", 6.2, 21), "yellow-taxi")
     const y2013 = percentiles(tripAt(EMPIRE_STATE, WTC, "2013-05-14T15:00:00Z", 6.2, 21), "yellow-taxi")
     expect(y2010.offer?.source?.tariff?.effectiveFrom).toBe("2006-11-30")
@@ -272,7 +273,6 @@ describe("NYC yellow taxi on the TLC's rules", () => {
   })
 
   it("the $4.50 JFK rush hour surcharge is not charged before 2015-07-16 (January 2015 records carry none)", () => {
-    const TIMES_SQUARE = { latitude: 40.758, longitude: -73.9855 }, JFK = { latitude: 40.6413, longitude: -73.7781 }
     // Tuesdays at 17:00 New York time: the $52 flat fare and the $0.50 MTA tax (and $0.30 improvement from 2015).
     const jfk = (iso: string) => percentiles(tripAt(TIMES_SQUARE, JFK, iso, 29.5, 50), "yellow-taxi").p[0]
     expect(jfk("2014-05-13T21:00:00Z")).toBeCloseTo(52.5, 9)
@@ -307,21 +307,20 @@ describe("NYC Uber and Lyft at the level of their newest records", () => {
   it("the Black Car Fund is the share in force on the trip's date: 2.5 %, 3 % from 2020-11-01, 2.75 % by 2024, 2.5 % by June 2025", () => {
     // Outside every fee zone, so the fund and the sales tax (8.875 %) are all that is added.
     const places = { pickup: new Set<string>(), dropoff: new Set<string>() }
-    const fund = (localDate: string) => {
+    const fund = (provider: string) => (localDate: string) => {
       const moment: TripMoment = { localDate, dayOfWeek: 2, minuteOfDay: 660 }
-      for (const provider of ["uber", "lyft"]) {
-        const tariff = nycTariffs.byProvider.get(`${provider}/Standard`)
-        if (tariff === undefined) throw new Error(`no ${provider} tariff`)
-        const receipt = chargesFor(versionAt(tariff, localDate), "meter", moment, places, new Set(), 2).itemize(100, 0)
-        const lines = receipt.fees.filter((l) => l.name === "Black Car Fund")
-        expect(lines.length, `${provider} ${localDate}`).toBe(1)
-        expect(receipt.total, `${provider} ${localDate}`).toBeCloseTo(100 + (lines[0]?.amount ?? 0) + 8.88, 2)
-        if (provider === "lyft") continue
-        return lines[0]?.amount
-      }
+      const tariff = nycTariffs.byProvider.get(`${provider}/Standard`)
+      if (tariff === undefined) throw new Error(`no ${provider} tariff`)
+      const receipt = chargesFor(versionAt(tariff, localDate), "meter", moment, places, new Set(), 2).itemize(100, 0)
+      const lines = receipt.fees.filter((l) => l.name === "Black Car Fund")
+      expect(lines.length, `${provider} ${localDate}`).toBe(1)
+      expect(receipt.total, `${provider} ${localDate}`).toBeCloseTo(100 + (lines[0]?.amount ?? 0) + 8.88, 2)
+      return lines[0]?.amount
     }
-    expect(["2020-05-01", "2020-10-31", "2020-11-01", "2023-12-31", "2024-01-01", "2025-05-31", "2025-06-01", "2026-11-24"].map(fund))
-      .toEqual([2.5, 2.5, 3, 3, 2.75, 2.75, 2.5, 2.5])
+    const dates = ["2020-05-01", "2020-10-31", "2020-11-01", "2023-12-31", "2024-01-01", "2025-05-31", "2025-06-01", "2026-11-24"]
+    for (const provider of ["uber", "lyft"]) {
+      expect(dates.map(fund(provider)), provider).toEqual([2.5, 2.5, 3, 3, 2.75, 2.75, 2.5, 2.5])
+    }
   })
 
   it("a 2026 quote carries the level, its range and evidence; a 2020 quote is the records' own", () => {

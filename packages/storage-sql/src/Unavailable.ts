@@ -11,14 +11,16 @@ type StorageFailure = SqlError | ParseResult.ParseError
 const isStorageFailure = <E>(e: E): e is Extract<E, StorageFailure> =>
   e instanceof SqlError || ParseResult.isParseError(e)
 
-/** The driver's own words (e.g. "database is locked"), never a statement's parameters. */
-const reason = (failure: StorageFailure): string => {
-  if (failure instanceof SqlError) {
-    const cause = failure.cause
-    return cause instanceof Error ? cause.message : failure.message
-  }
-  return `a stored row does not match its schema (${failure.message.split("\n")[0] ?? ""})`
+/** The driver's own words behind a statement's failure (e.g. "database is locked"), never its parameters. */
+export const driverReason = (failure: SqlError): string => {
+  const cause = failure.cause
+  return cause instanceof Error ? cause.message : failure.message
 }
+
+const reason = (failure: StorageFailure): string =>
+  failure instanceof SqlError
+    ? driverReason(failure)
+    : `a stored row does not match its schema (${failure.message.split("\n")[0] ?? ""})`
 
 export const unavailable = (operation: string, failure: StorageFailure): StorageUnavailable =>
   new StorageUnavailable({ message: `storage failed during ${operation}: ${reason(failure)}` })

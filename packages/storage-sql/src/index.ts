@@ -43,3 +43,4 @@ export {
 export { SqlSigningKeysLive, RETIRED_KEY_GRACE_MS } from "./SigningKeys.js"
 export { SqlStorageHealthLive } from "./StorageHealth.js"
 export { SqlTokenStoreLive } from "./TokenStore.js"
+export { driverReason } from "./Unavailable.js"

@@ -6,10 +6,10 @@ import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { StorageUnavailable } from "@ridequote/core"
-import { migrate } from "@ridequote/storage-sql"
+import { driverReason, migrate } from "@ridequote/storage-sql"
 import * as LibsqlClient from "./LibsqlClient.js"
 import { Cause, Duration, Effect, Layer, Schedule } from "effect"
-import type { SqlError } from "@effect/sql/SqlError"
+import { SqlError } from "@effect/sql/SqlError"
 
 /** How long a write waits for another process's write lock before failing with SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5_000
@@ -63,21 +63,16 @@ const createParentDirectory = (filename: string) =>
       })
   })
 
-/** An error's message with the driver's own reason behind it ("Failed to execute statement: database is locked (SQLITE_BUSY)"). */
-const describe = (error: unknown): string => {
-  if (!(error instanceof Error)) return String(error)
-  const inner = "cause" in error ? (error as { cause?: unknown }).cause : undefined
-  if (!(inner instanceof Error) || inner.message === error.message) return error.message
-  const code = (inner as { code?: unknown }).code
-  return `${error.message}: ${inner.message}${typeof code === "string" && !inner.message.includes(code) ? ` (${code})` : ""}`
-}
-
 const cannotOpen = (filename: string) => (cause: Cause.Cause<StorageUnavailable | SqlError>) => {
   const error = Cause.squash(cause)
   return Layer.fail(
     error instanceof StorageUnavailable
       ? error
-      : new StorageUnavailable({ message: `cannot open the SQLite database ${filename}: ${describe(error)}` })
+      : new StorageUnavailable({
+        message: `cannot open the SQLite database ${filename}: ${
+          error instanceof SqlError ? driverReason(error) : error instanceof Error ? error.message : String(error)
+        }`
+      })
   )
 }
 

@@ -27,6 +27,16 @@ import type { TariffDocument } from "../tariff/TariffFile.js"
 import { EVALUATION_LEVELS } from "./Evaluation.js"
 import type { ObservedTrip } from "./sources/ObservedTrip.js"
 
+/** The tariffs as the records saw them, built once per tariffs (the rule check and the cost check both read them). */
+const recordedTariffs = (() => {
+  const cache = new WeakMap<MarketTariffs, MarketTariffs>()
+  return (tariffs: MarketTariffs): MarketTariffs => {
+    let recorded = cache.get(tariffs)
+    if (recorded === undefined) cache.set(tariffs, recorded = marketTariffs(asRecorded(tariffs.document)))
+    return recorded
+  }
+})()
+
 /** The tariff as the records saw it: each provider's `recordsExclude` charges taken out. */
 const asRecorded = (doc: TariffDocument): TariffDocument => ({
   ...doc,
@@ -105,7 +115,7 @@ export const evaluateRules = (
   provider: (t: ObservedTrip) => string
 ): ReadonlyArray<EraEvaluation> => {
   // Compare like with like: the charges the records' price leaves out are left out of the quote.
-  const ruled = calibratedMarket(model, marketTariffs(asRecorded(tariffs.document)))
+  const ruled = calibratedMarket(model, recordedTariffs(tariffs))
   const fitted = calibratedMarket(model)
   const eras = new Map<string, { provider: string; era: string; effectiveFrom: string; ruled: Tally; fitted: Tally }>()
   for (const t of trips) {
@@ -139,15 +149,27 @@ export const evaluateRules = (
   }))
 }
 
-/** What today's rules make of the records' trips: the median price quoted now ÷ what was paid. */
-export interface TodayRatio {
-  readonly today: string
+/** Quartiles and median of a ratio over the trips, and how many trips it covers. */
+export interface RatioQuartiles {
   readonly rows: number
-  /** Quartiles and median of (quoted p50 now ÷ price paid then), over the trips. */
   readonly p25: number
   readonly median: number
   readonly p75: number
-  /** Quartiles and median of (quoted p50 then ÷ price paid then): the same quote on the trip's own date. */
+}
+
+const quartilesOf = (xs: ReadonlyArray<number>): RatioQuartiles => {
+  const sorted = Float64Array.from(xs).sort()
+  const at = (q: number) => sorted[Math.floor(q * (sorted.length - 1))] ?? Number.NaN
+  return { rows: sorted.length, p25: at(0.25), median: at(0.5), p75: at(0.75) }
+}
+
+/**
+ * What today's rules make of the records' trips: the median price quoted now ÷ what was paid
+ * (its quartiles: of quoted p50 now ÷ price paid then, over the trips).
+ */
+export interface TodayRatio extends RatioQuartiles {
+  readonly today: string
+  /** The median of (quoted p50 then ÷ price paid then): the same quote on the trip's own date. */
   readonly thenMedian: number
   /** Each trip's own price under the rule in force now (`ruleCost`), and how the quote holds it. */
   readonly byRule: RuleCostCheck
@@ -159,14 +181,10 @@ export interface TodayRatio {
  * off), moved to today's meter (`meterRebase`: exact where both rules count the same units,
  * NYC 2012 → 2022), with today's surcharges and fees at the trip's weekday, hour and places and
  * its own tolls; or, where a flat fare applies now and applied then, today's flat fare with
- * its charges and the trip's tolls. Against it, the quote of the same trip now.
+ * its charges and the trip's tolls. Against it, the quote of the same trip now. Its quartiles
+ * are of (cost now by the rule ÷ price paid then).
  */
-export interface RuleCostCheck {
-  readonly rows: number
-  /** Median and quartiles of (cost now by the rule ÷ price paid then). */
-  readonly median: number
-  readonly p25: number
-  readonly p75: number
+export interface RuleCostCheck extends RatioQuartiles {
   /** Σ cost now ÷ Σ paid then: a ratio of sums, as an authority's farebox per trip is. */
   readonly sumRatio: number
   /** The same by the year the trips were made (`YYYY`): against an authority's figures of that year. */
@@ -217,17 +235,12 @@ export const todayRatio = (
     year.cost += cost, year.paid += t.price
     byYear.set(t.localDate.slice(0, 4), year)
   }
-  const quartiles = (xs: ReadonlyArray<number>) => {
-    const sorted = Float64Array.from(xs).sort()
-    const at = (q: number) => sorted[Math.floor(q * (sorted.length - 1))] ?? Number.NaN
-    return { rows: sorted.length, p25: at(0.25), median: at(0.5), p75: at(0.75) }
-  }
   return {
     today,
-    ...quartiles(now),
-    thenMedian: quartiles(then).median,
+    ...quartilesOf(now),
+    thenMedian: quartilesOf(then).median,
     byRule: {
-      ...quartiles(costRatios),
+      ...quartilesOf(costRatios),
       sumRatio: costSum / paidSum,
       sumRatioByYear: Object.fromEntries([...byYear].sort(([a], [b]) => (a < b ? -1 : 1)).map(([y, v]) => [y, v.cost / v.paid])),
       quotedSumRatio: quotedSum / paidSum,
@@ -243,7 +256,7 @@ export const todayRatio = (
  */
 const ruleCost = (model: MarketModel, tariffs: MarketTariffs) => {
   // The price paid holds what the records hold: the era's charges they leave out are not taken off it.
-  const recorded = marketTariffs(asRecorded(tariffs.document))
+  const recorded = recordedTariffs(tariffs)
   const provider = model.providers.length === 1 ? model.providers[0] : undefined
   const key = provider === undefined ? "" : `${provider.provider}/${provider.serviceLevel}`
   const tariff = tariffs.byProvider.get(key), eraTariff = recorded.byProvider.get(key)

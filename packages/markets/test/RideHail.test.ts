@@ -73,20 +73,25 @@ describe("ride-hail records", () => {
     expect(Either.isLeft(noPlaces) && noPlaces.left.message).toContain("--places")
   })
 
-  it("the quotes of one request (provider, places, distance, timestamp) share their split key; another request has its own", () => {
+  it("the quotes of one call (a run of rows: one provider, places and distance, each product once) share their split key", () => {
     const text = [
       "Uber Distance (mi),cab_type,time_stamp,destination,source,Uber Price,Uber Surge Multiplier,id,product_id,name",
       "1.11,Uber,1.54362E+12,B,A,12,1,x1,p,UberXL",
-      "1.11,Uber,1.54362E+12,B,A,16,1,x2,p,Black",
+      "1.11,Uber,1.5447E+12,B,A,16,1,x2,p,Black",
       "1.11,Uber,1.54363E+12,B,A,16,1,x3,p,Black",
       "1.16,Uber,1.54362E+12,B,A,16.5,1,x4,p,Black",
       "1.11,Uber,1.54362E+12,C,A,16,1,x5,p,Black",
-      "1.11,Lyft,1.54362E+12,B,A,16.5,1,x6,p,Lux Black"
+      "1.11,Lyft,1.54362E+12,B,A,16.5,1,x6,p,Lux Black",
+      "1.11,Uber,1.54362E+12,B,A,12,1,x7,p,UberXL"
     ].join("\n")
-    const [xl, black, later, longer, elsewhere, lyft] = Either.getOrThrow(readQuotes([{ path: "u.csv", text }], SALT, PLACES, productTable())).quotes
-    // UberXL and Black of one call: one key, so one fold (a held-out Black never meets its own call's UberXL).
+    const [xl, black, again, longer, elsewhere, lyft, back] = Either.getOrThrow(readQuotes([{ path: "u.csv", text }], SALT, PLACES, productTable())).quotes
+    // UberXL and Black of one call: one key, so one fold (a held-out Black never meets its own
+    // call's UberXL), though the file's timestamps for them are days apart.
     expect(black?.key).toBe(xl?.key)
-    for (const other of [later, longer, elsewhere, lyft]) expect(other?.key).not.toBe(xl?.key)
+    // A second Black on the route is the next call; so is another distance, place or provider,
+    // and the same route met again after another call.
+    expect(longer?.key).not.toBe(again?.key)
+    for (const other of [again, longer, elsewhere, lyft, back]) expect(other?.key).not.toBe(xl?.key)
   })
 
   it("a timestamp rounded to a few digits allows an interval, not an instant", () => {

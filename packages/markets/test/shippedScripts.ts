@@ -67,14 +67,14 @@ export const expectEvaluationTargets = async (args: ReadonlyArray<string>): Prom
       if (boston) expect(product.lineImprovement, name).toBeGreaterThan(0)
     }
     if (boston) {
-      // Folds by request (a call's products never straddle them). With the route inferred
-      // from the places (no distance sent), on average ≥ 15 % below the line (issue 21); with
-      // the providers' own distances the line already knows the distance: ≥ 10 % (the
-      // providers' own routes; 15 % is not reached there, docs/pricing.md says why).
+      // Folds by call (a call's products, which share its moment, never straddle them). With
+      // the route inferred from the places (no distance sent), on average ≥ 15 % below the
+      // line (issue 21); with the providers' own distances the line already knows the route
+      // and what is left is mostly the call's moment: ≥ 5 % (docs/pricing.md, "Place pairs").
       const inferred = overLine(randomSplit).find((r) => r.route === "resolved")
       expect(inferred?.average).toBeGreaterThanOrEqual(0.15)
       const supplied = overLine(randomSplit).find((r) => r.route === "supplied")
-      expect(supplied?.average).toBeGreaterThanOrEqual(0.1)
+      expect(supplied?.average).toBeGreaterThanOrEqual(0.05)
     }
     return
   }

@@ -45,7 +45,7 @@ export const PLACE_RADIUS_KM = 0.3
 /** A provider × pair needs this many training rows to be listed (else the distance model prices it). */
 export const MIN_PAIR_ROWS = 10
 /** Shrinkage of a pair's level toward 1: w = n/(n + this). */
-export const PAIR_SHRINK_ROWS = 10
+export const PAIR_SHRINK_ROWS = 30
 /**
  * A provider's route between two places is listed once this many requests (price-estimate
  * calls, told apart by their split key) reported its distance; a route seen in few is shrunk
@@ -53,7 +53,7 @@ export const PAIR_SHRINK_ROWS = 10
  */
 export const MIN_ROUTE_REQUESTS = 1
 /** Shrinkage of a route's deviation from its pair's level toward 0: w = r/(r + this), r its requests. */
-export const ROUTE_SHRINK_REQUESTS = 2
+export const ROUTE_SHRINK_REQUESTS = 10
 
 /** A named place: `[name, latitude, longitude]`. */
 export type Place = readonly [name: string, latitude: number, longitude: number]

@@ -146,7 +146,7 @@ export const runRideHailEvaluate = (o: EvaluateCommandOptions) =>
         ? `targets (every product, ${split}): all met`
         : `targets missed:\n  ${misses.join("\n  ")}`,
       lineMisses.length === 0
-        ? `line targets (pinball ≥ ${RIDE_HAIL_TARGETS.overLine * 100} % below the line on average, no product worse; ${split}): all met`
+        ? `line targets (inferred route: pinball ≥ ${RIDE_HAIL_TARGETS.overLine * 100} % below the line on average; either route: no product worse; ${split}): all met`
         : `line targets missed:\n  ${lineMisses.join("\n  ")}`
     ].join("\n"))
   })

@@ -20,10 +20,10 @@ import type { TripFile } from "./TripRecords.js"
 export interface ObservedQuote {
   /**
    * Hash of the record's request; decides train/held-out splits. A price-estimate request
-   * returns one row per product, all with the same route distance and timestamp: the Boston
-   * layout keys a row by its provider, places (or coordinates), distance and timestamp, not by
-   * the whole line, so the quotes of one request never straddle a split (a held-out UberX
-   * would otherwise be priced from its own request's UberXL). A completed trip is its own key.
+   * returns one row per product, all with the same route distance, and the Boston layout keeps
+   * them as one run of consecutive rows (`callKeys`); the quotes of one request never straddle
+   * a split (a held-out UberX would otherwise be priced from its own request's UberXL, who saw
+   * the same moment's traffic and surge). A completed trip is its own key.
    */
   readonly key: number
   /** Provider id (`uber`, `lyft`). */
@@ -156,6 +156,42 @@ const findColumn = (header: ReadonlyArray<string>, ...names: ReadonlyArray<strin
 
 export const MAX_QUOTE_PRICE = 500
 
+/**
+ * The price-estimate calls of one file, told apart by the rows' order: a call returns one row
+ * per product for one route, and the Boston files (as the Kaggle collection they come from)
+ * keep a call's rows together, so a call is a run of consecutive rows with the same provider,
+ * places (or coordinates) and distance, each product at most once (a product seen again
+ * starts the next call on the same route). The timestamps cannot tell: the rows of one run
+ * carry times days apart (Uber's keep six digits; 56 of 6,232 pairs in a run are equal),
+ * while the run shares its moment: Lyft's surge falls on two quotes of one run 334 times
+ * where 16 would if they were apart, and two products' deviations from their route's usual
+ * price correlate at 0.46 (Uber) and 0.52 (Lyft) within a run, −0.05 and −0.25 across runs
+ * (docs/pricing.md, "Place pairs"). Returns each row's call, as text to hash: the route and
+ * the run's ordinal in the file.
+ */
+const callKeys = (
+  col: { readonly source: number; readonly destination: number; readonly miles: number; readonly km: number } & Record<
+    "pickupLat" | "pickupLon" | "dropoffLat" | "dropoffLon",
+    number
+  >,
+  hasCoordinates: boolean
+) => {
+  let route = "", ordinal = 0
+  const products = new Set<string>()
+  return {
+    next: (f: ReadonlyArray<string>, provider: string, product: string): string => {
+      const cell = (j: number) => (j >= 0 ? (f[j] ?? "").trim().toLowerCase() : "")
+      const where = hasCoordinates
+        ? [col.pickupLat, col.pickupLon, col.dropoffLat, col.dropoffLon].map(cell)
+        : [cell(col.source), cell(col.destination)]
+      const here = [provider, ...where, cell(col.km >= 0 ? col.km : col.miles)].join(",")
+      if (here !== route || products.has(product)) (route = here, ordinal++, products.clear())
+      products.add(product)
+      return `${route},${ordinal}`
+    }
+  }
+}
+
 /** Reads ride-hail quote/trip CSV files; every rejected row is counted by reason. */
 export const readQuotes = (
   files: ReadonlyArray<TripFile>,
@@ -203,6 +239,7 @@ export const readQuotes = (
         message: "the rows name places (source, destination): pass --places with a name,latitude,longitude file"
       }))
     }
+    const calls = callKeys(col, hasCoordinates)
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i] ?? ""
       if (line.trim() === "") continue
@@ -214,6 +251,7 @@ export const readQuotes = (
       }
       const provider = providerId(f[col.provider] ?? "")
       const product = (f[col.product] ?? "").trim()
+      const call = calls.next(f, provider, product)
       const priceText = (f[col.price] ?? "").trim()
       if (priceText === "") {
         reject("no-price")
@@ -251,14 +289,8 @@ export const readQuotes = (
       }
       const surge = col.surge >= 0 ? Number(f[col.surge]) : 1
       const time = col.time >= 0 ? timestampInterval(f[col.time] ?? "") : undefined
-      // The request: what the rows of one price-estimate call share (no time column: the route).
-      const cell = (j: number) => (j >= 0 ? (f[j] ?? "").trim().toLowerCase() : "")
-      const where = hasCoordinates
-        ? [col.pickupLat, col.pickupLon, col.dropoffLat, col.dropoffLon].map(cell)
-        : [cell(col.source), cell(col.destination)]
-      const request = [provider, ...where, cell(col.km >= 0 ? col.km : col.miles), cell(col.time)].join(",")
       quotes.push({
-        key: rowKey(salt, request),
+        key: rowKey(salt, call),
         provider,
         product,
         serviceLevel: level,

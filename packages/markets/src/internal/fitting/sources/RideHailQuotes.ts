@@ -22,8 +22,8 @@ export interface ObservedQuote {
    * Hash of the record's request; decides train/held-out splits. A price-estimate request
    * returns one row per product, all with the same route distance, and the Boston layout keeps
    * them as one run of consecutive rows (`callKeys`); the quotes of one request never straddle
-   * a split (a held-out UberX would otherwise be priced from its own request's UberXL, who saw
-   * the same moment's traffic and surge). A completed trip is its own key.
+   * a split (a held-out UberX would otherwise be priced from its own request's UberXL, which
+   * met the same moment's traffic and surge). A completed trip is its own key.
    */
   readonly key: number
   /** Provider id (`uber`, `lyft`). */
@@ -164,12 +164,13 @@ export const MAX_QUOTE_PRICE = 500
  * starts the next call on the same route). The timestamps cannot tell: the rows of one run
  * carry times days apart (Uber's keep six digits; 56 of 6,232 pairs in a run are equal),
  * while the run shares its moment: Lyft's surge falls on two quotes of one run 334 times
- * where 16 would if they were apart, and two products' deviations from their route's usual
- * price correlate at 0.46 (Uber) and 0.52 (Lyft) within a run, −0.05 and −0.25 across runs
- * (docs/pricing.md, "Place pairs"). Returns each row's call, as text to hash: the route and
- * the run's ordinal in the file.
+ * where 16 would if they were apart, and two quotes' deviations from their product's line in
+ * distance correlate at 0.57 (Uber) and 0.50 (Lyft) within a run, 0.11 and 0.10 between two
+ * runs on one route (docs/pricing.md, "Evaluation" of ride-hail markets). Returns each row's
+ * call, as text to hash: the file, the route and the run's ordinal in the file.
  */
 const callKeys = (
+  path: string,
   col: { readonly source: number; readonly destination: number; readonly miles: number; readonly km: number } & Record<
     "pickupLat" | "pickupLon" | "dropoffLat" | "dropoffLon",
     number
@@ -187,7 +188,7 @@ const callKeys = (
       const here = [provider, ...where, cell(col.km >= 0 ? col.km : col.miles)].join(",")
       if (here !== route || products.has(product)) (route = here, ordinal++, products.clear())
       products.add(product)
-      return `${route},${ordinal}`
+      return `${path},${route},${ordinal}`
     }
   }
 }
@@ -239,7 +240,7 @@ export const readQuotes = (
         message: "the rows name places (source, destination): pass --places with a name,latitude,longitude file"
       }))
     }
-    const calls = callKeys(col, hasCoordinates)
+    const calls = callKeys(file.path, col, hasCoordinates)
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i] ?? ""
       if (line.trim() === "") continue

@@ -7,7 +7,7 @@
  * distance with its own residual quantiles, folds by request.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { DateTime, Either } from "effect"
+import { DateTime, Either, FastCheck as fc } from "effect"
 import type { Coordinates, Trip } from "@ridequote/core"
 import { calibratedMarket, parseModel, priceQuantile, renderModel } from "@ridequote/markets"
 import type { MarketModel } from "@ridequote/markets"
@@ -23,6 +23,7 @@ import {
   readQuotes
 } from "@ridequote/markets/fitting"
 import type { Place, QuoteTable, RideHailFitOptions } from "@ridequote/markets/fitting"
+import { callOut } from "../src/internal/fitting/PlacePairsFit.js"
 
 const PLACES_CSV = "name,latitude,longitude\nA,42.35,-71.08\nB,42.36,-71.06\nC,42.34,-71.10\n"
 const PLACES = Either.getOrThrow(parsePlaces("places.csv", PLACES_CSV))
@@ -311,5 +312,29 @@ describe("place pairs: a provider's own routes", () => {
     const stray = broken([table.routes[0] ?? [], [[1, 1, 4.8, 3, 1.1]]])
     expect(Either.isLeft(stray) && stray.left.message).toContain("a route of a pair the provider has no row for")
     expect(Either.getOrThrow(parseModel("m.json", renderModel(model)))).toEqual(model)
+  })
+})
+
+describe("place pairs: a median with one call left out", () => {
+  // The leave-one-call-out spread reads, for every row, its pair's and its route's median
+  // without the row's own call; `callOut` answers from one sort. It must give the very numbers
+  // that sorting the rest again gives (the shipped boston.json is fitted through it).
+  it.prop("callOut's median, rows and calls are those of the rest, sorted again", [
+    fc.array(fc.record({ request: fc.integer({ min: 0, max: 6 }), log: fc.double({ min: -2, max: 2, noNaN: true }) }), { maxLength: 40 }),
+    fc.integer({ min: -1, max: 7 }),
+    fc.double({ min: -1, max: 1, noNaN: true })
+  ], ([rows, out, shift]) => {
+    const pairRows = rows.map((r) => ({ product: 0, ...r }))
+    const without = out < 0 ? undefined : out
+    const rest = pairRows.filter((r) => r.request !== without)
+    const sorted = rest.map((r) => r.log - shift).sort((a, b) => a - b)
+    const mid = sorted.length >> 1
+    const median = sorted.length === 0
+      ? Number.NaN
+      : sorted.length % 2 === 1 ? sorted[mid] : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2
+    const got = callOut(pairRows)(without, shift)
+    expect(got.rows).toBe(rest.length)
+    expect(got.calls).toBe(new Set(rest.map((r) => r.request)).size)
+    expect(Object.is(got.median, median) || got.median === median).toBe(true)
   })
 })

@@ -19,10 +19,11 @@ import {
   parseProducts,
   productTable,
   readQuotes,
+  rideHailLineMisses,
   rideHailMisses,
   timestampInterval
 } from "@ridequote/markets/fitting"
-import type { RideHailFitOptions } from "@ridequote/markets/fitting"
+import type { ProductEvaluation, RideHailFitOptions } from "@ridequote/markets/fitting"
 
 const PLACES = Either.getOrThrow(parsePlaces("places.csv", "name,latitude,longitude\nA,42.35,-71.08\nB,42.36,-71.06\nC,42.34,-71.10\n"))
 const SALT = "test"
@@ -94,6 +95,15 @@ describe("ride-hail records", () => {
     for (const other of [again, longer, elsewhere, lyft, back]) expect(other?.key).not.toBe(xl?.key)
   })
 
+  it("the same rows in two files are two files' calls", () => {
+    const text = [
+      "Uber Distance (mi),cab_type,time_stamp,destination,source,Uber Price,Uber Surge Multiplier,id,product_id,name",
+      "1.11,Uber,1.54362E+12,B,A,12,1,x1,p,UberXL"
+    ].join("\n")
+    const [one, two] = Either.getOrThrow(readQuotes([{ path: "a.csv", text }, { path: "b.csv", text }], SALT, PLACES, productTable())).quotes
+    expect(two?.key).not.toBe(one?.key)
+  })
+
   it("a timestamp rounded to a few digits allows an interval, not an instant", () => {
     expect(timestampInterval("1.54362E+12")).toEqual({ from: 1.54362e12 - 5e6, to: 1.54362e12 + 5e6 })
     expect(timestampInterval("1.54E+12")).toEqual({ from: 1.535e12, to: 1.545e12 })
@@ -130,6 +140,25 @@ const OPTIONS: RideHailFitOptions = {
   salt: SALT,
   recordKind: "quotes"
 }
+
+describe("the line targets (issue 21)", () => {
+  const product = (route: "supplied" | "resolved", lineImprovement: number): ProductEvaluation => ({
+    provider: "uber", serviceLevel: "Standard", product: "UberX", route, rows: 500,
+    coverage: {}, pinball: 1 - lineImprovement, baselinePinball: 2, improvement: 0.5, linePinball: 1, lineImprovement
+  })
+  const misses = (supplied: ReadonlyArray<number>, inferred: ReadonlyArray<number>) =>
+    rideHailLineMisses({
+      market: "boston",
+      folds: 5,
+      products: [...supplied.map((x) => product("supplied", x)), ...inferred.map((x) => product("resolved", x))]
+    })
+  it("hold the 15 % average on the inferred route, not the supplied one; no product worse than the line on either", () => {
+    expect(misses([0.07, 0.07], [0.17, 0.18])).toEqual([])
+    expect(misses([0.07, 0.07], [0.1, 0.15])).toEqual(["inferred: pinball on average only 12.5 % below the line (target 15 %)"])
+    expect(misses([0.2, -0.01], [0.2, 0.2])).toEqual(["supplied: a product worse than the line (-1.0 %)"])
+    expect(misses([0.2, 0.2], [0.4, -0.02])).toEqual(["inferred: a product worse than the line (-2.0 %)"])
+  })
+})
 
 describe("ride-hail fit", () => {
   it("--as-shipped scores a model on records it never saw: a model fitted without fold 0, on fold 0's rows", () => {

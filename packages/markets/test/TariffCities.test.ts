@@ -106,6 +106,35 @@ describe("San Francisco before 2022-11-17: the SFMTA meter of 2011-09-01 and the
   })
 })
 
+/** Tokyo's tariff file and market, read once for the Haneda tables' hundred-odd trips. */
+const tokyo = (() => {
+  let loaded: { doc: TariffDocument; market: DefinedMarket; tariff: TariffDocument["tariffs"][number] } | undefined
+  return () => {
+    if (loaded === undefined) {
+      const doc = load("tokyo"), tariff = doc.tariffs[0]
+      if (tariff === undefined) throw new Error("no tariff")
+      loaded = { doc, market: marketOf("tokyo"), tariff }
+    }
+    return loaded
+  }
+})()
+
+/**
+ * A 20 km, 30 min trip between Tokyo's Haneda zone and a ward's on a date at a minute of the
+ * day, priced on Tokyo's tariff (a fixed fare where the version in force has one).
+ */
+const hanedaTrip = (date: string, minute: number, ward: string, fromHaneda = true) => {
+  const { doc, market, tariff } = tokyo()
+  const placesOf = (name: string) => {
+    const zone = doc.zones[name]
+    if (zone?.kind !== "circle") throw new Error(`zone ${name}`)
+    return market.tariffs.locate(zone)
+  }
+  const [hnd, wardPlaces] = [placesOf("haneda"), placesOf(`ward-${ward}`)]
+  const [a, b] = fromHaneda ? [hnd, wardPlaces] : [wardPlaces, hnd]
+  return priceTrip(market.tariffs, tariff, { distanceKm: 20, durationMinutes: 30, routeSource: "resolved" }, view(date, minute, a, b), 0)
+}
+
 describe("Tokyo: 23 wards, Musashino and Mitaka, fare of 2022-11-14", () => {
   const doc = load("tokyo")
   const meter = meterAt(doc, "2026-03-03")
@@ -130,19 +159,10 @@ describe("Tokyo: 23 wards, Musashino and Mitaka, fare of 2022-11-14", () => {
     ["edogawa", 8200, 9700], ["musashino", 12800, 15200], ["mitaka", 12200, 14400]
   ]
   it("prices every Haneda fixed fare of the table exactly, both ways, by day and by night (not 1.2 × day), tolls apart", () => {
-    const market = marketOf("tokyo")
-    const tariff = doc.tariffs[0]
-    if (tariff === undefined) throw new Error("no tariff")
-    const zones = doc.zones
     for (const [ward, day, night] of HANEDA) {
-      const zone = zones[`ward-${ward}`]
-      const haneda = zones["haneda"]
-      if (zone?.kind !== "circle" || haneda?.kind !== "circle") throw new Error(`zone of ${ward}`)
-      const wardPlaces = market.tariffs.locate(zone)
-      const hnd = market.tariffs.locate(haneda)
       for (const [minute, expected] of [[14 * 60, day], [23 * 60 + 30, night], [4 * 60, night]] as const) {
-        for (const [a, b] of [[hnd, wardPlaces], [wardPlaces, hnd]]) {
-          const priced = priceTrip(market.tariffs, tariff, { distanceKm: 20, durationMinutes: 30, routeSource: "resolved" }, view("2026-03-03", minute, a, b), 0)
+        for (const fromHaneda of [true, false]) {
+          const priced = hanedaTrip("2026-03-03", minute, ward, fromHaneda)
           expect([ward, minute, priced.distribution.quantile(0.05), priced.distribution.quantile(0.95)]).toEqual([ward, minute, expected, expected])
         }
       }
@@ -207,25 +227,15 @@ describe("Tokyo from 2026-04-20: the revision as proposed, dated by the taxi ass
     ["edogawa", 9000, 10500], ["musashino", 14000, 16500], ["mitaka", 13300, 15700]
   ]
   it("prices the 2026 Haneda fixed fares from 2026-04-20 and the 2022 ones the day before; the offer carries what is unconfirmed", () => {
-    const market = marketOf("tokyo")
-    const tariff = doc.tariffs[0]
-    if (tariff === undefined) throw new Error("no tariff")
-    const haneda = doc.zones["haneda"]
-    if (haneda?.kind !== "circle") throw new Error("no Haneda zone")
-    const hnd = market.tariffs.locate(haneda)
     for (const [ward, day, night] of HANEDA_2026) {
-      const zone = doc.zones[`ward-${ward}`]
-      if (zone?.kind !== "circle") throw new Error(`zone of ${ward}`)
-      const wardPlaces = market.tariffs.locate(zone)
       for (const [minute, expected] of [[14 * 60, day], [23 * 60 + 30, night]] as const) {
-        const priced = priceTrip(market.tariffs, tariff, { distanceKm: 20, durationMinutes: 30, routeSource: "resolved" }, view("2026-04-20", minute, hnd, wardPlaces), 0)
+        const priced = hanedaTrip("2026-04-20", minute, ward)
         expect([ward, minute, priced.distribution.quantile(0.05), priced.distribution.quantile(0.95)]).toEqual([ward, minute, expected, expected])
       }
     }
-    const chiyoda = doc.zones["ward-chiyoda"]
-    if (chiyoda?.kind !== "circle") throw new Error("no Chiyoda zone")
-    const before = priceTrip(market.tariffs, tariff, { distanceKm: 20, durationMinutes: 30, routeSource: "resolved" }, view("2026-04-19", 14 * 60, hnd, market.tariffs.locate(chiyoda)), 0)
+    const before = hanedaTrip("2026-04-19", 14 * 60, "chiyoda")
     expect(before.distribution.quantile(0.5)).toBe(6900)
+    const market = marketOf("tokyo")
     const shibuya = { latitude: 35.658, longitude: 139.7016 }
     const [offer] = market.offers(suppliedTrip(market, shibuya, { latitude: 35.6812, longitude: 139.7671 }, 7, 20)("2026-11-24T11:00:00+09:00"))
     expect(offer?.source?.tariff?.effectiveFrom).toBe("2026-04-20")

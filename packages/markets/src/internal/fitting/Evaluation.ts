@@ -228,6 +228,9 @@ export const forwardSplit = (
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)} %` : "n/a")
 
+/** How reports name a route source: "supplied" (the caller's distance) or "inferred" (from the coordinates). */
+export const routeName = (route: RouteKind): "supplied" | "inferred" => (route === "resolved" ? "inferred" : "supplied")
+
 /** Evaluations as a Markdown table (what the docs and the report quote). */
 export const renderEvaluation = (evaluations: ReadonlyArray<Evaluation>): string => {
   const head =
@@ -237,7 +240,7 @@ export const renderEvaluation = (evaluations: ReadonlyArray<Evaluation>): string
     e.routes.map((r) =>
       `| ${e.market} | ${e.split} | ${e.trainedOn.from} – ${e.trainedOn.to} | ${e.scoredOn.from} – ${e.scoredOn.to}${
         e.split === "forward" ? " (excl.)" : ""
-      } | ${r.route === "supplied" ? "supplied" : "inferred"} | ${r.rows} | ${
+      } | ${routeName(r.route)} | ${r.rows} | ${
         EVALUATION_LEVELS.map(([name]) => pct(r.coverage[name] ?? Number.NaN)).join(" | ")
       } | ${r.pinball.toFixed(3)} | ${r.baselinePinball.toFixed(3)} | ${pct(r.improvement)} |`
     )

@@ -104,10 +104,11 @@ export interface PairRow {
   readonly log: number
 }
 
-/** A provider's route between two places: the distance it reported (to the metre) and the indices of its rows. */
+/** A provider's route between two places: the distance it reported (to the metre), the indices of its rows and their supplied sample. */
 interface Route {
   readonly km: number
-  readonly rows: Array<number>
+  readonly rows: ReadonlyArray<number>
+  readonly sample: CallOut
 }
 
 /**
@@ -226,12 +227,12 @@ export const fitPlacePairs = (
       }))
     const rows = { supplied: rowsAt((q) => q.distanceKm), resolved: rowsAt(() => km) }
     const levelOf = (r: ReadonlyArray<PairRow>) => round(shrunkLevel(median(r.map((x) => x.log)), r.length), 4)
-    const byKm = new Map<number, Route>()
+    const byKm = new Map<number, Array<number>>()
     quotes.forEach(({ quote }, j) => {
       const routeKm = round(quote.distanceKm, 3)
-      const route = byKm.get(routeKm) ?? { km: routeKm, rows: [] }
-      route.rows.push(j)
-      byKm.set(routeKm, route)
+      const list = byKm.get(routeKm)
+      if (list === undefined) byKm.set(routeKm, [j])
+      else list.push(j)
     })
     groups.push({
       provider,
@@ -240,7 +241,9 @@ export const fitPlacePairs = (
       quotes,
       rows,
       level: { supplied: levelOf(rows.supplied), resolved: levelOf(rows.resolved) },
-      routes: [...byKm.values()].sort((a, b) => a.km - b.km)
+      routes: [...byKm]
+        .map(([km, rowsOf]): Route => ({ km, rows: rowsOf, sample: callOut(rowsOf.map((j) => rows.supplied[j] as PairRow)) }))
+        .sort((a, b) => a.km - b.km)
     })
   }
   if (groups.length === 0) return undefined
@@ -252,10 +255,14 @@ export const fitPlacePairs = (
     const pairLog = Math.log(g.level.supplied)
     for (const route of g.routes) {
       const rows = route.rows.map((j) => g.rows.supplied[j] as PairRow)
-      const d = routeDeviation(callOut(rows), pairLog, 0)
+      const d = routeDeviation(route.sample, pairLog, 0)
       if (d === undefined) continue
       const byProduct = new Map<number, Array<number>>()
-      for (const r of rows) byProduct.set(r.product, [...(byProduct.get(r.product) ?? []), r.log - pairLog])
+      for (const r of rows) {
+        const logs = byProduct.get(r.product)
+        if (logs === undefined) byProduct.set(r.product, [r.log - pairLog])
+        else logs.push(r.log - pairLog)
+      }
       for (const [product, logs] of byProduct) {
         const m = moments[product]
         if (m !== undefined) (m.xy += logs.length * median(logs) * d, m.xx += logs.length * d * d)
@@ -278,12 +285,11 @@ export const fitPlacePairs = (
     const mine = products.flatMap((p, i) => (p.rows[0]?.provider === g.provider ? [i] : []))
     const routeOf = new Map<number, CallOut>()
     for (const route of g.routes) {
-      const rows = callOut(route.rows.map((j) => g.rows.supplied[j] as PairRow))
-      for (const j of route.rows) routeOf.set(j, rows)
-      const d = routeDeviation(rows, pairLog, ROUTE_SHRINK_REQUESTS)
+      for (const j of route.rows) routeOf.set(j, route.sample)
+      const d = routeDeviation(route.sample, pairLog, ROUTE_SHRINK_REQUESTS)
       if (d === undefined) continue
       for (const product of mine) {
-        routes[product]?.push([from, to, route.km, rows(undefined, 0).calls, round(Math.exp(pairLog + (elasticity[product] ?? 1) * d), 4)])
+        routes[product]?.push([from, to, route.km, route.sample(undefined, 0).calls, round(Math.exp(pairLog + (elasticity[product] ?? 1) * d), 4)])
       }
     }
     for (const source of ["supplied", "resolved"] as const) {

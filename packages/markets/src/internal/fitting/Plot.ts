@@ -6,7 +6,7 @@
  */
 import type { Evaluation } from "./Evaluation.js"
 import type { RideHailEvaluation } from "./RideHailEvaluation.js"
-import { EVALUATION_LEVELS } from "./Evaluation.js"
+import { EVALUATION_LEVELS, routeName } from "./Evaluation.js"
 
 const W = 360, H = 360, M = { left: 48, right: 16, top: 36, bottom: 44 }
 const PLOT_W = W - M.left - M.right, PLOT_H = H - M.top - M.bottom
@@ -63,7 +63,7 @@ const panel = (market: string, evaluations: ReadonlyArray<Evaluation>, dx: numbe
       const color = COLORS[r.route]
       const dash = e.split === "random" ? ` stroke-dasharray="2 2"` : ""
       const pts = EVALUATION_LEVELS.map(([name, q]) => `${x(q).toFixed(1)},${y(r.coverage[name] ?? 0).toFixed(1)}`)
-      const title = esc(`${e.split} ${e.scoredOn.from} ${r.route === "resolved" ? "inferred" : "supplied"}`)
+      const title = esc(`${e.split} ${e.scoredOn.from} ${routeName(r.route)}`)
       parts.push(`<polyline points="${pts.join(" ")}" fill="none" stroke="${color}" stroke-width="1.2" opacity="0.8"${dash}><title>${title}</title></polyline>`)
       for (const p of pts) {
         const [px, py] = p.split(",")
@@ -111,7 +111,7 @@ export const productReliabilitySvg = (evaluation: RideHailEvaluation): string =>
       const color = colorOf(p.serviceLevel)
       const dash = p.route === "supplied" ? ` stroke-dasharray="2 2"` : ""
       const line = EVALUATION_LEVELS.map(([name, q]) => `${x(q).toFixed(1)},${y(p.coverage[name] ?? 0).toFixed(1)}`)
-      parts.push(`<polyline points="${line.join(" ")}" fill="none" stroke="${color}" stroke-width="1.2"${dash}><title>${esc(`${p.provider}/${p.serviceLevel} (${p.product}) ${p.route === "resolved" ? "inferred" : "supplied"}`)}</title></polyline>`)
+      parts.push(`<polyline points="${line.join(" ")}" fill="none" stroke="${color}" stroke-width="1.2"${dash}><title>${esc(`${p.provider}/${p.serviceLevel} (${p.product}) ${routeName(p.route)}`)}</title></polyline>`)
     }
     parts.push("</g>")
     return parts.join("\n")

@@ -6,6 +6,7 @@
 import { Clock, Console, Effect, Either, Option } from "effect"
 import type { EvaluateCommandOptions, FitCommandOptions } from "./CommandHandlers.js"
 import { fitReportFields, fitReportHead, progressTo, readModel, readText, refitBase, writeModel, writePlot } from "./CommandHandlers.js"
+import { routeName } from "./Evaluation.js"
 import { DEFAULT_HOLDOUT } from "./Fit.js"
 import {
   crossValidate,
@@ -133,7 +134,7 @@ export const runRideHailEvaluate = (o: EvaluateCommandOptions) =>
     const evaluation = o.asShipped ? scoreAsShipped(model, table) : yield* crossValidate(table, rideHailOptionsOf(model), o.folds)
     yield* writePlot(o.plot, () => productReliabilitySvg(evaluation), progress)
     const misses = evaluation.products.flatMap((p) =>
-      rideHailMisses(p).map((m) => `${p.provider}/${p.serviceLevel} ${p.route === "resolved" ? "inferred" : "supplied"}: ${m}`))
+      rideHailMisses(p).map((m) => `${p.provider}/${p.serviceLevel} ${routeName(p.route)}: ${m}`))
     const lineMisses = rideHailLineMisses(evaluation)
     if (o.json) {
       return yield* Console.log(JSON.stringify({ randomSplit: evaluation, targetMisses: misses, lineTargetMisses: lineMisses }, null, 2))

@@ -18,7 +18,7 @@ import { Either } from "effect"
 import { priceQuantile } from "../CalibratedMarket.js"
 import type { RouteKind } from "../CalibratedMarket.js"
 import { pinballLoss, quantilesAt } from "../Quantiles.js"
-import { EVALUATION_LEVELS } from "./Evaluation.js"
+import { EVALUATION_LEVELS, routeName } from "./Evaluation.js"
 import type { RouteEvaluation } from "./Evaluation.js"
 import { MIN_RESOLVABLE_KM } from "./Fit.js"
 import type { FitFailed } from "./Fit.js"
@@ -224,10 +224,10 @@ export const overLine = (e: RideHailEvaluation): ReadonlyArray<{ route: RouteKin
 export const rideHailLineMisses = (e: RideHailEvaluation): ReadonlyArray<string> =>
   overLine(e).flatMap(({ route, average, least }) => [
     ...(route === "supplied" || average >= RIDE_HAIL_TARGETS.overLine ? [] : [
-      `${route === "resolved" ? "inferred" : "supplied"}: pinball on average only ${(average * 100).toFixed(1)} % below the line (target ${RIDE_HAIL_TARGETS.overLine * 100} %)`
+      `${routeName(route)}: pinball on average only ${(average * 100).toFixed(1)} % below the line (target ${RIDE_HAIL_TARGETS.overLine * 100} %)`
     ]),
     ...(least >= RIDE_HAIL_TARGETS.overLineEach ? [] : [
-      `${route === "resolved" ? "inferred" : "supplied"}: a product worse than the line (${(least * 100).toFixed(1)} %)`
+      `${routeName(route)}: a product worse than the line (${(least * 100).toFixed(1)} %)`
     ])
   ])
 
@@ -240,14 +240,14 @@ export const renderRideHailEvaluation = (e: RideHailEvaluation): string => {
     `|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|`
   ]
   const lines = e.products.map((p) =>
-    `| ${e.market} | ${p.provider}/${p.serviceLevel} | ${p.product} | ${p.route === "resolved" ? "inferred" : "supplied"} | ${p.rows} | ${
+    `| ${e.market} | ${p.provider}/${p.serviceLevel} | ${p.product} | ${routeName(p.route)} | ${p.rows} | ${
       EVALUATION_LEVELS.map(([name]) => pct(p.coverage[name])).join(" | ")
     } | ${p.pinball.toFixed(3)} | ${p.linePinball.toFixed(3)} | ${pct(p.lineImprovement)} | ${p.baselinePinball.toFixed(3)} | ${
       pct(p.improvement)
     } |`
   )
   const summary = overLine(e).map(({ route, average, least, products }) =>
-    `${route === "resolved" ? "inferred" : "supplied"}: pinball ${pct(average)} below the line on average over ${products} products (least ${pct(least)}; ${
+    `${routeName(route)}: pinball ${pct(average)} below the line on average over ${products} products (least ${pct(least)}; ${
       route === "resolved" ? `target ${RIDE_HAIL_TARGETS.overLine * 100} % on average` : "reported: the line knows the route"
     })`
   )

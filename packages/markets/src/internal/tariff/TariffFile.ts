@@ -287,6 +287,21 @@ export const MarketDefinition = Schema.Struct({
   alsoServes: Schema.optionalWith(Schema.Array(ZoneName), { default: () => [] })
 })
 
+/**
+ * An airport the market serves, as a caller names it: its IATA code, its name, a reference
+ * point among its terminals (what `GET /v1/markets` lists), and the zone of this file that its
+ * rules name (flat fares, pick-up fees, airport meters). A trip is "at" the airport when its end
+ * lies in that zone: the zone is drawn around the terminals, not the whole airfield.
+ */
+export const Airport = Schema.Struct({
+  iata: Schema.String.pipe(Schema.pattern(/^[A-Z]{3}$/, { message: () => "expected a three-letter IATA code" })),
+  name: Schema.String,
+  latitude: Finite.pipe(Schema.between(-90, 90)),
+  longitude: Finite.pipe(Schema.between(-180, 180)),
+  zone: ZoneName
+}).annotations({ identifier: "TariffAirport" })
+export type Airport = typeof Airport.Type
+
 const TariffFields = Schema.Struct({
   format: Schema.Literal(TARIFF_FORMAT),
   version: Schema.Literal(TARIFF_VERSION),
@@ -295,6 +310,8 @@ const TariffFields = Schema.Struct({
   currency: Currency,
   define: Schema.optional(MarketDefinition),
   zones: Schema.optionalWith(Schema.Record({ key: ZoneName, value: Zone }), { default: () => ({}) }),
+  /** The airports of the market, each with the zone its rules name. */
+  airports: Schema.optionalWith(Schema.Array(Airport), { default: () => [] }),
   /** Local dates the rules treat as holidays, with their names. */
   holidays: Schema.optionalWith(Schema.Array(Schema.Struct({ date: LocalDate, name: Schema.String })), { default: () => [] }),
   tariffs: Schema.Array(ProviderTariff).pipe(Schema.minItems(1))
@@ -311,6 +328,12 @@ const tariffProblem = (t: typeof TariffFields.Type): string | undefined => {
       const missing = zone.of.find((z) => !defined.has(z) || t.zones[z]?.kind === "union")
       if (missing !== undefined) return `zone ${name}: union member ${missing} is not a defined zone (unions do not nest)`
     }
+  }
+  const codes = new Set<string>()
+  for (const airport of t.airports) {
+    if (!defined.has(airport.zone)) return `airport ${airport.iata}: zone ${airport.zone} is not defined in zones`
+    if (codes.has(airport.iata)) return `airport ${airport.iata} appears twice`
+    codes.add(airport.iata)
   }
   const served = (t.define?.alsoServes ?? []).find((z) => !defined.has(z))
   if (served !== undefined) return `define.alsoServes: zone ${served} is not defined in zones`

@@ -3,7 +3,7 @@
  * - brings the compiled `ridequote` (packages/server/dist) up to date, by running it once
  *   (`--version`): bin/ridequote.js rebuilds dist/ when a source changed since the last build
  *   (`pnpm install` built it first);
- * - bundles the markets package's own command line (packages/markets/src/bin.ts: `market fit`,
+ * - bundles the calibration package's own command line (packages/calibration/src/bin.ts: `market fit`,
  *   `market evaluate`, `backtest`, the commands of its package scripts) into
  *   node_modules/.cache, and hands its path to the tests (`inject("marketsCommand")`). The
  *   markets tests start it ~15 times; under tsx each start compiled the sources again (~3 s of
@@ -36,6 +36,6 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const { bundleCommand } = await import("../packages/server/scripts/build.mjs")
   const runDir = path(`../node_modules/.cache/ridequote-tests/run-${process.pid}`)
   project.provide("testCacheDir", runDir)
-  project.provide("marketsCommand", await bundleCommand({ entry: path("../packages/markets/src/bin.ts"), outdir: join(runDir, "markets-command") }))
+  project.provide("marketsCommand", await bundleCommand({ entry: path("../packages/calibration/src/bin.ts"), outdir: join(runDir, "markets-command") }))
   return () => rmSync(runDir, { recursive: true, force: true })
 }

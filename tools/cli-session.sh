@@ -81,7 +81,7 @@ kill -TERM "$pid"; status=0; wait "$pid" || status=$?
 } >> "$out"
 
 echo "## Markets and backtests" >> "$out"; echo >> "$out"
-fares="$repo/packages/markets/fares"
+fares="$repo/packages/calibration/fares"
 cp "$fares/chicago-taxi-2013-2016-tfx-sample-15k.csv.gz" chicago.csv.gz
 mkdir -p my-markets
 printf '```console\n$ mkdir -p my-markets\n```\n\n' >> "$out"

@@ -10,10 +10,10 @@ import type { TestSpecification } from "vitest/node"
 import { BaseSequencer } from "vitest/node"
 
 const LONGEST = [
-  "packages/markets/test/ShippedNyc.test.ts",
-  "packages/markets/test/ShippedBuild.test.ts",
-  "packages/markets/test/Backtest.test.ts",
-  "packages/markets/test/Shipped.test.ts",
+  "packages/calibration/test/ShippedNyc.test.ts",
+  "packages/calibration/test/ShippedBuild.test.ts",
+  "packages/calibration/test/Backtest.test.ts",
+  "packages/calibration/test/Shipped.test.ts",
   "packages/server/test/compiled.test.ts",
   "packages/server/test/shutdown.test.ts",
   "packages/server/test/stale-access.test.ts",

@@ -5,29 +5,10 @@
  */
 import { Schema } from "effect"
 import type { DateTime } from "effect"
-import { Latitude, Longitude } from "./Geo.js"
 import { MarketId } from "./Ids.js"
+import { CoverageBox, MarketOffer } from "./MarketCoverage.js"
 import { Currency } from "./Money.js"
 import type { Market } from "./ports/MarketData.js"
-import { OfferSource, ServiceLevel } from "./Quote.js"
-
-/** The bounding box of a market's area, in degrees. */
-export const CoverageBox = Schema.Struct({
-  south: Latitude,
-  west: Longitude,
-  north: Latitude,
-  east: Longitude
-}).annotations({ identifier: "CoverageBox", description: "Bounding box of the area served, in degrees" })
-export type CoverageBox = typeof CoverageBox.Type
-
-/** One (provider, service level) a market offers, keyed as in a quote's `marketPrices`. */
-export const MarketOffer = Schema.Struct({
-  key: Schema.String.annotations({ description: "\"<provider>/<serviceLevel>\", the key of marketPrices and offers in a quote" }),
-  provider: Schema.String,
-  serviceLevel: ServiceLevel,
-  source: OfferSource
-}).annotations({ identifier: "MarketOffer" })
-export type MarketOffer = typeof MarketOffer.Type
 
 /** A market served by the deployment, and the basis of its offers at a moment. */
 export const MarketSummary = Schema.Struct({

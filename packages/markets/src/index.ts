@@ -3,8 +3,10 @@
  * versioned model file, the market of a pickup (areas), the local clock, pricing on the tariff
  * regime in force at a trip's moment, and the shipped models.
  *
- * Fitting, data sources, evaluation and the backtest are in `@ridequote/markets/fitting`; the
- * `market` and `backtest` commands in `@ridequote/markets/cli`. `serve` loads neither.
+ * The layout of market files and the arithmetic they are priced with, for tools that write
+ * them, are in `@ridequote/markets/model`. Fitting, record readers, evaluation, the backtest and
+ * their commands are a package of their own, `@ridequote/calibration`, which depends on this
+ * one and never the reverse.
  */
 export { baseFare, calibratedMarket, feeTotal, priceQuantile, regimeFinder } from "./internal/CalibratedMarket.js"
 export type { CalibratedMarket, RouteKind } from "./internal/CalibratedMarket.js"

@@ -6,11 +6,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Either } from "effect"
 import { readFileSync } from "node:fs"
-import { gunzipSync } from "node:zlib"
 import { join } from "node:path"
 import type { Coordinates, Market, Trip } from "@ridequote/core"
 import { calibratedMarket, joinMarkets, parseModel, SHIPPED_MARKETS_DIR } from "@ridequote/markets"
-import { estimateLevel, hvfhvLevelTrips, parseZoneCentroids } from "@ridequote/markets/fitting"
 import { Effect } from "effect"
 import { chargesFor, conditionHolds, flatFareFor, versionAt } from "../src/internal/tariff/Charges.js"
 import type { TripMoment } from "../src/internal/tariff/Charges.js"
@@ -288,22 +286,6 @@ describe("NYC yellow taxi on the TLC's rules", () => {
 })
 
 describe("NYC Uber and Lyft at the level of their newest records", () => {
-  it("the shipped level factors are what the 2025 TLC records in fares/ say (recomputed here)", () => {
-    const fares = join(SHIPPED_MARKETS_DIR, "..", "fares")
-    const zones = parseZoneCentroids(gunzipSync(readFileSync(join(fares, "nyc-taxi-zones-with-centroids.csv.gz"))).toString())
-    const texts = ["basefare", "driverpay", "tripmiles"].map((n) => readFileSync(join(fares, `nyc-hvfhv-2025-sample100-${n}.csv`), "utf8"))
-    const trips = hvfhvLevelTrips(texts, zones)
-    for (const provider of ["uber", "lyft"]) {
-      const tariff = nycTariffs.byProvider.get(`${provider}/Standard`)
-      const shipped = tariff?.versions.at(-1)?.level
-      const index = rideHailModel.providers.findIndex((p) => p.provider === provider)
-      const measured = tariff === undefined ? undefined : estimateLevel(rideHailModel, index, tariff, nycTariffs.locate, "2020-05-01", trips.get(provider) ?? [])
-      expect(measured?.trips).toBeGreaterThan(50)
-      expect({ factor: shipped?.factor, low: shipped?.low, high: shipped?.high })
-        .toEqual({ factor: measured?.factor, low: measured?.low, high: measured?.high })
-    }
-  })
-
   it("the Black Car Fund is the share in force on the trip's date: 2.5 %, 3 % from 2020-11-01, 2.75 % by 2024, 2.5 % by June 2025", () => {
     // Outside every fee zone, so the fund and the sales tax (8.875 %) are all that is added.
     const places = { pickup: new Set<string>(), dropoff: new Set<string>() }

@@ -2,7 +2,7 @@
  * @ridequote/routes — route resolution behind core's `RouteResolver` port: the offline
  * estimator and the empirical resolver, both learned per market from its trip records, a
  * client of an OSRM-compatible routing server with timeout, cache and offline fallback, and
- * the learning itself (used by `@ridequote/markets/fitting`).
+ * the learning itself (used by `@ridequote/calibration`).
  */
 export { DEFAULT_ROUTES, describeRoutes, parseRoutesChoice, RouteResolverLive } from "./internal/Choice.js"
 export type { RoutesChoice } from "./internal/Choice.js"

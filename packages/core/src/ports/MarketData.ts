@@ -9,7 +9,7 @@ import { Context } from "effect"
 import type { MarketNotServed } from "../Errors.js"
 import type { Coordinates } from "../Geo.js"
 import type { MarketId } from "../Ids.js"
-import type { CoverageBox, MarketOffer } from "../MarketSummary.js"
+import type { CoverageBox, MarketOffer } from "../MarketCoverage.js"
 import type { Currency } from "../Money.js"
 import type { Mode, OfferSource, RouteSource, ServiceLevel } from "../Quote.js"
 

@@ -3,6 +3,7 @@ import { greatCircleKm } from "@ridequote/core"
 import type { Coordinates } from "@ridequote/core"
 import type { Area } from "./ModelFile.js"
 
+/** Whether a point lies in an area (box, or polygon by ray casting). */
 export const contains = (area: Area, p: Coordinates): boolean => {
   if (area.kind === "bbox") {
     return p.latitude >= area.south && p.latitude <= area.north && p.longitude >= area.west && p.longitude <= area.east

@@ -9,6 +9,7 @@ export const DEFAULT_BUCKETS: Buckets = {
   dayPartStartHours: [0, 6, 10, 16, 20]
 }
 
+/** The index of a trip's distance band: how many band limits its distance reaches. */
 export const distanceBand = (buckets: Buckets, distanceKm: number): number => {
   const bands = buckets.distanceBandsKm
   let i = 0
@@ -27,5 +28,6 @@ export const dayPart = (buckets: Buckets, hour: number): number => {
 export const timeBucket = (buckets: Buckets, time: Pick<LocalTime, "hour" | "dayType">): number =>
   dayPart(buckets, time.hour) + (time.dayType === "weekend" ? buckets.dayPartStartHours.length : 0)
 
+/** The residual bucket of a trip: its distance band × its time bucket (day part, day type). */
 export const bucketOf = (buckets: Buckets, distanceKm: number, time: Pick<LocalTime, "hour" | "dayType">): number =>
   distanceBand(buckets, distanceKm) * buckets.dayPartStartHours.length * 2 + timeBucket(buckets, time)

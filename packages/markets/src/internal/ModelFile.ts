@@ -195,6 +195,11 @@ export const Provenance = Schema.Struct({
 })
 export type Provenance = typeof Provenance.Type
 
+const FiniteRow = Schema.declare(
+  (u: unknown): u is ReadonlyArray<number> => Array.isArray(u) && u.every((x) => typeof x === "number" && Number.isFinite(x)),
+  { identifier: "FiniteRow", description: "an array of finite numbers" }
+)
+
 /**
  * Tariffs that replace the meter between two groups of zones (NYC: the JFK–Manhattan flat
  * fare, rate code 2; Newark, rate code 3: the meter plus a surcharge and tolls). A point
@@ -203,11 +208,6 @@ export type Provenance = typeof Provenance.Type
  * model's levels) of what the records of that rate code show riders paid: the whole price
  * (`flat`) or the price above the metered median of the same trip (`meter-plus`).
  */
-const FiniteRow = Schema.declare(
-  (u: unknown): u is ReadonlyArray<number> => Array.isArray(u) && u.every((x) => typeof x === "number" && Number.isFinite(x)),
-  { identifier: "FiniteRow", description: "an array of finite numbers" }
-)
-
 export const SpecialFare = Schema.Struct({
   id: Schema.String,
   description: Schema.String,
@@ -231,6 +231,7 @@ export const SpecialFare = Schema.Struct({
 })
 export type SpecialFare = typeof SpecialFare.Type
 
+/** A fitted market's special fares: the zones they name and each fare (ModelFile `specialFares`). */
 export const SpecialFares = Schema.Struct({
   /**
    * `[zone id, longitude, latitude, radius km]` of every zone the rules name or compete with:
@@ -304,9 +305,11 @@ const ModelFields = Schema.Struct({
   provenance: Provenance
 })
 
+/** How many residual buckets a grouping has: distance bands × time buckets. */
 export const bucketCount = (buckets: Buckets): number =>
   (buckets.distanceBandsKm.length + 1) * timeBucketCount(buckets)
 
+/** How many time buckets a grouping has: day parts × the two day types (weekday, weekend). */
 export const timeBucketCount = (buckets: Buckets): number => buckets.dayPartStartHours.length * 2
 
 /** Cross-field invariants: every table has the right shape and every quantile row is non-decreasing. */
@@ -416,6 +419,7 @@ export class MarketModelInvalid extends Schema.TaggedError<MarketModelInvalid>()
   message: Schema.String
 }) {}
 
+/** The error for a model file at `path` that cannot be used, saying why. */
 export const invalid = (path: string, reason: string): MarketModelInvalid =>
   new MarketModelInvalid({ path, message: `market model ${path}: ${reason}` })
 

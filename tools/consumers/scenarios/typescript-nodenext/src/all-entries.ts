@@ -3,8 +3,9 @@ import * as Core from "@ridequote/core"
 import * as CoreTesting from "@ridequote/core/testing"
 import * as Routes from "@ridequote/routes"
 import * as Markets from "@ridequote/markets"
-import * as MarketsFitting from "@ridequote/markets/fitting"
-import * as MarketsCli from "@ridequote/markets/cli"
+import * as MarketsModel from "@ridequote/markets/model"
+import * as Calibration from "@ridequote/calibration"
+import * as CalibrationCli from "@ridequote/calibration/cli"
 import * as Http from "@ridequote/http"
 import * as HttpConfig from "@ridequote/http/config"
 import * as HttpNode from "@ridequote/http/node"
@@ -37,8 +38,9 @@ export const used = [
   request,
   CoreTesting.makeInMemoryEngineLive,
   Markets.MarketsLive,
-  MarketsFitting,
-  MarketsCli,
+  MarketsModel.parseTariff,
+  Calibration.fitMarket,
+  CalibrationCli.marketCommand,
   Http.HttpHostLive,
   HttpConfig,
   HttpNode.NodeHostLive,

@@ -1,0 +1,77 @@
+/**
+ * Los Angeles (LADOT taxicab rates of 2008-08-14, the newest found, shipped with a caveat): the
+ * meter on worked examples, the LAX–Downtown flat fare and the LAX surcharge's two amounts.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { chargesFor, definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
+import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { suppliedTrip } from "../trips.js"
+
+const MILE = 1.609344
+const doc: TariffDocument = Either.getOrThrow(parseTariff("los-angeles", readFileSync(join(SHIPPED_MARKETS_DIR, "los-angeles-tariff.json"), "utf8")))
+const market: DefinedMarket = (() => {
+  const m = definedMarket(doc)
+  if (m === undefined) throw new Error("los-angeles defines no market")
+  return m
+})()
+const tariff = (() => {
+  const t = doc.tariffs[0]
+  if (t === undefined) throw new Error("no tariff")
+  return t
+})()
+const none: ReadonlySet<string> = new Set()
+const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
+  localDate: date,
+  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
+  places: { pickup, dropoff }
+})
+const LAX = { latitude: 33.9425, longitude: -118.4081 }
+const PERSHING_SQUARE = { latitude: 34.0485, longitude: -118.2529 } // Downtown
+const SANTA_MONICA_PIER = { latitude: 34.0094, longitude: -118.4973 } // outside the city's flat-fare zone
+const HOLLYWOOD = { latitude: 34.1016, longitude: -118.3267 }
+
+describe("Los Angeles: LADOT taxicab rates of 2008-08-14", () => {
+  const meter = (() => {
+    const m = versionAt(tariff, "2026-12-08").meter
+    if (m === undefined) throw new Error("no meter")
+    return m
+  })()
+  it("$2.85 for the first 1/9 mile, $0.30 per further 1/9 mile: 5 miles are 2.85 + 44 × 0.30 = $16.05, 10 miles 2.85 + 89 × 0.30 = $29.55", () => {
+    expect(meterAmount(meter, { meterKm: 5 * MILE, meterSeconds: 0 })).toBeCloseTo(16.05, 9)
+    expect(meterAmount(meter, { meterKm: 10 * MILE, meterSeconds: 0 })).toBeCloseTo(29.55, 9)
+    // A started ninth counts: 1 mile and 100 m is the drop and 8.56 → 9 further ninths.
+    expect(meterAmount(meter, { meterKm: MILE + 0.1, meterSeconds: 0 })).toBeCloseTo(2.85 + 9 * 0.3, 9)
+  })
+  it("$0.30 per 37 seconds of waiting or delay ($29.19 an hour): 370 s are ten steps, $3.00", () => {
+    expect(meterAmount(meter, { meterKm: 5 * MILE, meterSeconds: 370 })).toBeCloseTo(16.05 + 3, 9)
+    expect(meterAmount(meter, { meterKm: 0, meterSeconds: 3600 }) - 2.85).toBeCloseTo(0.3 * Math.ceil(3600 / 37), 9)
+  })
+  it("LAX–Downtown flat fare $46.50 both ways, plus the $4.00 surcharge from LAX only", () => {
+    const lax = market.tariffs.locate(LAX), dtla = market.tariffs.locate(PERSHING_SQUARE)
+    const from = priceTrip(market.tariffs, tariff, { distanceKm: 30, durationMinutes: 40, routeSource: "resolved" }, view("2026-12-08", 14 * 60, lax, dtla), 2)
+    const to = priceTrip(market.tariffs, tariff, { distanceKm: 30, durationMinutes: 40, routeSource: "resolved" }, view("2026-12-08", 14 * 60, dtla, lax), 2)
+    expect([from.distribution.quantile(0.05), from.distribution.quantile(0.95)]).toEqual([50.5, 50.5])
+    expect([to.distribution.quantile(0.05), to.distribution.quantile(0.95)]).toEqual([46.5, 46.5])
+    // Hollywood is not Downtown: metered.
+    const hollywood = priceTrip(market.tariffs, tariff, { distanceKm: 30, durationMinutes: 40, routeSource: "resolved" }, view("2026-12-08", 14 * 60, lax, market.tariffs.locate(HOLLYWOOD)), 2)
+    expect(hollywood.fare).toBeUndefined()
+  })
+  it("the LAX surcharge: $2.50 until 2011-03-31, $4.00 from 2011-04-01; none on trips to LAX", () => {
+    const lax = market.tariffs.locate(LAX), sm = market.tariffs.locate(SANTA_MONICA_PIER)
+    const fee = (date: string, a: ReadonlySet<string>, b: ReadonlySet<string>) =>
+      chargesFor(versionAt(tariff, date), "meter", view(date).moment, { pickup: a, dropoff: b }, new Set(), 2).total(30, 0) - 30
+    expect(["2010-06-01", "2011-03-31", "2011-04-01", "2024-01-01", "2026-12-08"].map((d) => Number(fee(d, lax, sm).toFixed(2)))).toEqual([2.5, 2.5, 4, 4, 4])
+    expect(Number(fee("2026-12-08", sm, lax).toFixed(2))).toBe(0)
+  })
+  it("the 2008 rule prices 2024-01-01 and today, and every offer carries the caveat that it may have been replaced", () => {
+    expect(versionAt(tariff, "2024-01-01").effectiveFrom).toBe("2008-08-14")
+    expect(versionAt(tariff, "2026-12-06").effectiveFrom).toBe("2008-08-14")
+    const [offer] = market.offers(suppliedTrip(market, PERSHING_SQUARE, HOLLYWOOD, 11, 25)("2026-12-08T11:00:00-08:00"))
+    expect(offer?.source?.tariff?.effectiveFrom).toBe("2008-08-14")
+    expect(offer?.source?.level?.evidence).toContain("2022")
+    expect(market.serves(LAX)).toBe(true)
+  })
+})

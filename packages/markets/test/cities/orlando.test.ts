@@ -1,0 +1,65 @@
+/**
+ * Orlando: the City of Orlando taxicab meter rate of 2012-04-23 ($2.40 for the first 1/4 mile,
+ * $0.60 per further 1/4 mile or 80 s of waiting), on worked examples by hand.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
+import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+
+const MILE = 1.609344
+const doc: TariffDocument = Either.getOrThrow(parseTariff("orlando", readFileSync(join(SHIPPED_MARKETS_DIR, "orlando-tariff.json"), "utf8")))
+const market = (() => {
+  const m = definedMarket(doc)
+  if (m === undefined) throw new Error("orlando defines no market")
+  return m
+})()
+const tariff = (() => {
+  const t = doc.tariffs[0]
+  if (t === undefined) throw new Error("no tariff")
+  return t
+})()
+const meterAt = (date: string) => {
+  const m = versionAt(tariff, date).meter
+  if (m === undefined) throw new Error(`no meter on ${date}`)
+  return m
+}
+const none: ReadonlySet<string> = new Set()
+const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
+  localDate: date,
+  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
+  places: { pickup, dropoff }
+})
+const MCO = { latitude: 28.4294, longitude: -81.3089 }
+const DOWNTOWN = { latitude: 28.5421, longitude: -81.3790 }
+
+describe("Orlando: taxicab meter rate of 2012-04-23", () => {
+  const meter = meterAt("2026-12-08")
+  it("reproduces the published 10-mile example: $2.40 + 39 quarter miles × $0.60 = $25.80", () => {
+    expect(meterAmount(meter, { meterKm: 10 * MILE, meterSeconds: 0 })).toBeCloseTo(25.8, 9)
+  })
+  it("5 miles and 4 minutes waiting: $2.40 + 19 × $0.60 + 3 × 80 s × $0.60 = $15.60", () => {
+    expect(meterAmount(meter, { meterKm: 5 * MILE, meterSeconds: 240 })).toBeCloseTo(15.6, 9)
+  })
+  it("the drop covers the first quarter mile; a started quarter is charged", () => {
+    expect(meterAmount(meter, { meterKm: 0.25 * MILE, meterSeconds: 0 })).toBeCloseTo(2.4, 9)
+    expect(meterAmount(meter, { meterKm: 0.26 * MILE, meterSeconds: 0 })).toBeCloseTo(3.0, 9)
+  })
+  it("waiting runs below 11.25 mph (18.1 km/h, derived: 1/4 mile per 80 s)", () => {
+    expect(meter.time.crossoverKmh).toBeCloseTo((MILE / 4) / (80 / 3600), 3)
+  })
+  it("the same rule prices 2024-01-01 (no later change found) and the offer carries the caveat", () => {
+    expect(versionAt(tariff, "2024-01-01").effectiveFrom).toBe("2012-04-23")
+    expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("CPI")
+  })
+  it("MCO → downtown, 12 supplied miles in 22 min: metered (no flat fare), at least $31.20 with no slow time", () => {
+    expect(market.serves(MCO)).toBe(true)
+    const priced = priceTrip(market.tariffs, tariff, { distanceKm: 12 * MILE, durationMinutes: 22, routeSource: "supplied" }, view("2026-12-08", 660, market.tariffs.locate(MCO), market.tariffs.locate(DOWNTOWN)), 2)
+    expect(priced.fare).toBeUndefined()
+    // 12 miles: $2.40 + 47 × $0.60 = $30.60; started units and slow time only add.
+    expect(priced.distribution.quantile(0.05)).toBeGreaterThanOrEqual(30.6 - 0.61)
+    expect(priced.distribution.quantile(0.95)).toBeLessThan(45)
+  })
+})

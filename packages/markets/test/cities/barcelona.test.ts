@@ -1,0 +1,116 @@
+/**
+ * Barcelona (AMB urban taxi tariff): the meter of each year's tariff on worked examples computed
+ * by hand from the published amounts, the T-2 periods, the airport supplement, the T-4 fixed fare
+ * and the special-night supplement. Sources: packages/markets/models/sources/barcelona.md.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { chargesFor, definedMarket, meterAmount, meterFor, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
+import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+
+const doc: TariffDocument = Either.getOrThrow(parseTariff("barcelona", readFileSync(join(SHIPPED_MARKETS_DIR, "barcelona-tariff.json"), "utf8")))
+const market: DefinedMarket = (() => {
+  const m = definedMarket(doc)
+  if (m === undefined) throw new Error("barcelona defines no market")
+  return m
+})()
+const tariff = (() => {
+  const t = doc.tariffs[0]
+  if (t === undefined) throw new Error("no tariff")
+  return t
+})()
+const holidays = new Set(doc.holidays.map((h) => h.date))
+const none: ReadonlySet<string> = new Set()
+const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
+  localDate: date,
+  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
+  places: { pickup, dropoff }
+})
+/** The meter in force (version and T-1/T-2 variant) for a trip at a local date and minute. */
+const meterAt = (date: string, minute = 660) => {
+  const { meter } = meterFor(versionAt(tariff, date), view(date, minute), holidays)
+  if (meter === undefined) throw new Error(`no meter on ${date}`)
+  return meter
+}
+const AIRPORT = { latitude: 41.2971, longitude: 2.0785 }
+const CATALUNYA = { latitude: 41.387, longitude: 2.17 }
+const PORT = { latitude: 41.3505, longitude: 2.1725 }
+
+describe("Barcelona: AMB tariff of 2026-01-19", () => {
+  it("T-1 (working days 08:00–20:00): €2.80 + €1.35/km in completed €0.05 steps (37.04 m)", () => {
+    const t1 = meterAt("2026-12-01")
+    // 10 km: 270 steps of 0.05/1.35 km = €13.50.
+    expect(meterAmount(t1, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(2.8 + 13.5, 9)
+    // 7.3 km: 197.1 steps, 197 completed = €9.85.
+    expect(meterAmount(t1, { meterKm: 7.3, meterSeconds: 0 })).toBeCloseTo(2.8 + 9.85, 9)
+    // Waiting €27.75/h is €0.05 per 6.486 s: 10 min are 92.5 steps, 92 completed = €4.60; an hour is €27.75.
+    expect(meterAmount(t1, { meterKm: 0, meterSeconds: 600 })).toBeCloseTo(2.8 + 4.6, 9)
+    expect(meterAmount(t1, { meterKm: 0, meterSeconds: 3600 })).toBeCloseTo(2.8 + 27.75, 9)
+    expect(t1.time.crossoverKmh).toBeCloseTo(27.75 / 1.35, 9)
+  })
+  it("T-2 (working days 20:00–08:00, Saturdays, Sundays, holidays): €2.80 + €1.66/km", () => {
+    // 10 km at €1.66/km: 332 steps of 30.12 m = €16.60.
+    const t2 = 2.8 + 16.6
+    expect(meterAmount(meterAt("2026-12-01", 22 * 60), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(t2, 9)
+    expect(meterAmount(meterAt("2026-12-02", 7 * 60 + 59), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(t2, 9)
+    expect(meterAmount(meterAt("2026-12-05", 11 * 60), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(t2, 9)
+    expect(meterAmount(meterAt("2026-12-06", 15 * 60), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(t2, 9)
+    // 2026-12-08 (la Immaculada) is a Tuesday holiday: T-2 all day.
+    expect(meterAmount(meterAt("2026-12-08", 11 * 60), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(t2, 9)
+    // 08:00 on a working day is T-1 again.
+    expect(meterAmount(meterAt("2026-12-02", 8 * 60), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(2.8 + 13.5, 9)
+  })
+  it("adds €4.60 to trips to or from the airport; T-4 airport – Moll Adossat is €46 with every supplement included", () => {
+    const airport = market.tariffs.locate(AIRPORT), centre = market.tariffs.locate(CATALUNYA), port = market.tariffs.locate(PORT)
+    expect(airport.has("bcn")).toBe(true)
+    expect(market.serves(AIRPORT)).toBe(true)
+    const v = versionAt(tariff, "2026-12-01")
+    // 15 km by day from the airport: 2.80 + 405 steps (€20.25) + €4.60.
+    const fare = meterAmount(meterAt("2026-12-01"), { meterKm: 15, meterSeconds: 0 })
+    expect(fare).toBeCloseTo(23.05, 9)
+    for (const [a, b] of [[airport, centre], [centre, airport]] as const) {
+      expect(chargesFor(v, "meter", view("2026-12-01").moment, { pickup: a, dropoff: b }, holidays, 2).total(fare, 0)).toBeCloseTo(27.65, 9)
+    }
+    expect(chargesFor(v, "meter", view("2026-12-01").moment, { pickup: centre, dropoff: centre }, holidays, 2).total(fare, 0)).toBeCloseTo(23.05, 9)
+    for (const [a, b] of [[airport, port], [port, airport]] as const) {
+      const priced = priceTrip(market.tariffs, tariff, { distanceKm: 16, durationMinutes: 25, routeSource: "resolved" }, view("2026-12-05", 23 * 60, a, b), 2)
+      expect([priced.distribution.quantile(0.05), priced.distribution.quantile(0.95)]).toEqual([46, 46])
+    }
+  })
+  it("adds the €4.60 special-night supplement 20:00–08:00 on 24–25 December, not the evening after", () => {
+    const v = versionAt(tariff, "2026-12-24")
+    const extra = (date: string, minute: number) =>
+      chargesFor(versionAt(tariff, date), "meter", view(date, minute).moment, view(date, minute).places, holidays, 2).total(20, 0) - 20
+    expect(v.effectiveFrom).toBe("2026-01-19")
+    expect([extra("2026-12-24", 19 * 60 + 59), extra("2026-12-24", 22 * 60), extra("2026-12-25", 3 * 60), extra("2026-12-25", 8 * 60), extra("2026-12-25", 22 * 60)]
+      .map((x) => Number(x.toFixed(2)))).toEqual([0, 4.6, 4.6, 0, 0])
+    expect(Number(extra("2026-06-23", 21 * 60).toFixed(2))).toBe(4.6)
+  })
+})
+
+describe("Barcelona before 2026-01-19: the AMB tariffs of 2024 and 2025", () => {
+  it("each trip is priced on its own year's rule; the 2025 tariff runs to 2026-01-18", () => {
+    expect(["2023-06-01", "2024-01-01", "2024-12-31", "2025-01-01", "2026-01-18", "2026-01-19"].map((d) => versionAt(tariff, d).effectiveFrom))
+      .toEqual(["2024-01-01", "2024-01-01", "2024-01-01", "2025-01-01", "2025-01-01", "2026-01-19"])
+    // 10 km on a Tuesday at 11:00: 2024 €2.60 + 254 steps of 0.05/1.27 km (€12.70); 2025 €2.75 + €13.20.
+    expect(meterAmount(meterAt("2024-06-04"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(15.3, 9)
+    expect(meterAmount(meterAt("2025-06-03"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(15.95, 9)
+    // At night: 2024 €1.56/km (€15.60), 2025 €1.61/km (€16.10).
+    expect(meterAmount(meterAt("2024-06-04", 23 * 60), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(18.2, 9)
+    expect(meterAmount(meterAt("2025-06-03", 23 * 60), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(18.85, 9)
+    // 2024 waiting €25.60/h: an hour standing is 512 steps of €0.05.
+    expect(meterAmount(meterAt("2024-06-04"), { meterKm: 0, meterSeconds: 3600 })).toBeCloseTo(2.6 + 25.6, 9)
+  })
+  it("2024-01-01 (New Year's Day, a holiday): T-2, and the airport supplement was €4.50; T-4 €45", () => {
+    const airport = market.tariffs.locate(AIRPORT), centre = market.tariffs.locate(CATALUNYA), port = market.tariffs.locate(PORT)
+    const v = versionAt(tariff, "2024-01-01")
+    const fare = meterAmount(meterAt("2024-01-01", 12 * 60), { meterKm: 15, meterSeconds: 0 })
+    // 15 km at €1.56/km: 468 steps = €23.40, + €2.60.
+    expect(fare).toBeCloseTo(26, 9)
+    expect(chargesFor(v, "meter", view("2024-01-01", 12 * 60).moment, { pickup: airport, dropoff: centre }, holidays, 2).total(fare, 0)).toBeCloseTo(30.5, 9)
+    const t4 = priceTrip(market.tariffs, tariff, { distanceKm: 16, durationMinutes: 25, routeSource: "resolved" }, view("2025-03-04", 11 * 60, airport, port), 2)
+    expect(t4.distribution.quantile(0.5)).toBe(45)
+  })
+})

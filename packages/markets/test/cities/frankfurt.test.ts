@@ -1,0 +1,66 @@
+/**
+ * Frankfurt am Main (Taxentarif of 2023-01-10): the meter on worked examples computed by hand and
+ * the city's own example trip against the quoted spread. Sources: packages/markets/models/sources/frankfurt.md.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { definedMarket, meterAmount, meterReading, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
+import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+
+const doc: TariffDocument = Either.getOrThrow(parseTariff("frankfurt", readFileSync(join(SHIPPED_MARKETS_DIR, "frankfurt-tariff.json"), "utf8")))
+const market = (() => {
+  const m = definedMarket(doc)
+  if (m === undefined) throw new Error("frankfurt defines no market")
+  return m
+})()
+const tariff = (() => {
+  const t = doc.tariffs[0]
+  if (t === undefined) throw new Error("no tariff")
+  return t
+})()
+const none: ReadonlySet<string> = new Set()
+const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
+  localDate: date,
+  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
+  places: { pickup, dropoff }
+})
+
+describe("Frankfurt am Main: Taxentarif of 2023-01-10", () => {
+  const meter = (() => {
+    const m = versionAt(tariff, "2026-12-08").meter
+    if (m === undefined) throw new Error("no meter")
+    return m
+  })()
+  it("€4.00 + €2.40/km + €38 an hour of waiting (also in traffic), at any hour", () => {
+    expect(versionAt(tariff, "2026-12-08").effectiveFrom).toBe("2023-01-10")
+    expect(versionAt(tariff, "2024-01-01").effectiveFrom).toBe("2023-01-10")
+    // 10 km: 4.00 + 24.00.
+    expect(meterAmount(meter, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(28, 6)
+    // 15 min of waiting: 15 × 63.333 ct = €9.50 ("eine Viertelstunde Stau kostet also 9,50 Euro").
+    expect(meterAmount(meter, { meterKm: 0, meterSeconds: 900 })).toBeCloseTo(4 + 9.5, 6)
+    // 2.2 km and 6 min in traffic: 4.00 + 5.28 + 3.80.
+    expect(meterAmount(meter, { meterKm: 2.2, meterSeconds: 360 })).toBeCloseTo(13.08, 6)
+    expect(meter.time.crossoverKmh).toBeCloseTo(38 / 2.4, 9)
+  })
+  it("the airport is in the city: served, metered, no airport charge (17 km to the Hauptbahnhof: €44.80 with no slow time)", () => {
+    const fra = market.tariffs.locate({ latitude: 50.05, longitude: 8.5706 })
+    expect(fra.has("fra")).toBe(true)
+    expect(market.serves({ latitude: 50.05, longitude: 8.5706 })).toBe(true)
+    expect(meterAmount(meter, meterReading(meter, 17, 20, 0))).toBeCloseTo(4 + 17 * 2.4, 6)
+    const priced = priceTrip(market.tariffs, tariff, { distanceKm: 17, durationMinutes: 20, routeSource: "supplied" }, view("2026-12-08", 660, fra, none), 2)
+    expect(priced.fare).toBeUndefined()
+    expect(priced.distribution.quantile(0.05)).toBeGreaterThanOrEqual(4 + 17 * 2.4 - 3)
+  })
+  it("the city's example, Bockenheimer Warte → Hauptbahnhof, 2.2 km in 7 min 'etwa 13 Euro', lies above the quoted p95 (€11.17; see the sources note)", () => {
+    const priced = priceTrip(market.tariffs, tariff, { distanceKm: 2.2, durationMinutes: 7, routeSource: "supplied" }, view("2026-12-08"), 2)
+    const [p5, p50, p95] = [0.05, 0.5, 0.95].map((q) => priced.distribution.quantile(q))
+    // No slow time at all is €9.28 (4.00 + 5.28), the floor of the spread.
+    expect(p5).toBeGreaterThanOrEqual(9.28 - 1e-9)
+    expect([p5, p50, p95].map((x) => Number((x ?? 0).toFixed(2)))).toEqual([9.53, 10.51, 11.17])
+    // The city's €13 needs about 6 of the 7 minutes below 15.8 km/h (13.08 above): 16 % over the quoted p95.
+    expect(13 / (p95 ?? 1)).toBeGreaterThan(1.1)
+    expect(13 / (p95 ?? 1)).toBeLessThan(1.2)
+  })
+})

@@ -1,0 +1,91 @@
+/**
+ * Munich (Landeshauptstadt München Taxitarifordnung): each version's meter on worked examples
+ * computed by hand from the published amounts, the minimum fare and every fixed fare between the
+ * airport, the Messe and the Hauptbahnhof. Sources: packages/markets/models/sources/munich.md.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { chargesFor, definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
+import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+
+const doc: TariffDocument = Either.getOrThrow(parseTariff("munich", readFileSync(join(SHIPPED_MARKETS_DIR, "munich-tariff.json"), "utf8")))
+const market = (() => {
+  const m = definedMarket(doc)
+  if (m === undefined) throw new Error("munich defines no market")
+  return m
+})()
+const tariff = (() => {
+  const t = doc.tariffs[0]
+  if (t === undefined) throw new Error("no tariff")
+  return t
+})()
+const none: ReadonlySet<string> = new Set()
+const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
+  localDate: date,
+  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
+  places: { pickup, dropoff }
+})
+const meterOn = (date: string) => {
+  const m = versionAt(tariff, date).meter
+  if (m === undefined) throw new Error(`no meter on ${date}`)
+  return m
+}
+const AIRPORT = { latitude: 48.3538, longitude: 11.781 }
+const HBF = { latitude: 48.1402, longitude: 11.56 }
+const MESSE = { latitude: 48.1365, longitude: 11.696 }
+const MARIENPLATZ = { latitude: 48.1374, longitude: 11.5755 }
+
+describe("Munich: Taxitarifordnung from 2025-01-01", () => {
+  const meter = meterOn("2026-12-08")
+  it("€5.70 + €2.70/km in €0.20 steps charged as they begin (74.07 m), €39 an hour of waiting (18.46 s a step)", () => {
+    // 10 km: exactly 135 steps = €27.00.
+    expect(meterAmount(meter, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(32.7, 9)
+    // 3.3 km: 44.55 steps, the 45th begun = €9.00.
+    expect(meterAmount(meter, { meterKm: 3.3, meterSeconds: 0 })).toBeCloseTo(14.7, 9)
+    // 10 min waiting: 32.5 steps, 33 begun = €6.60.
+    expect(meterAmount(meter, { meterKm: 0, meterSeconds: 600 })).toBeCloseTo(5.7 + 6.6, 9)
+    expect(meter.time.crossoverKmh).toBeCloseTo(39 / 2.7, 9)
+  })
+  it("the Mindestfahrpreis is €5.90 (Grundpreis and the first step)", () => {
+    const v = versionAt(tariff, "2026-12-08")
+    const charges = chargesFor(v, "meter", view("2026-12-08").moment, view("2026-12-08").places, new Set(), 2)
+    expect(charges.total(meterAmount(meter, { meterKm: 0, meterSeconds: 0 }), 0)).toBeCloseTo(5.9, 9)
+    expect(charges.total(meterAmount(meter, { meterKm: 0.05, meterSeconds: 0 }), 0)).toBeCloseTo(5.9, 9)
+    expect(charges.total(meterAmount(meter, { meterKm: 0.1, meterSeconds: 0 }), 0)).toBeCloseTo(6.1, 9)
+  })
+  it("fixed fares both ways: Flughafen–Hauptbahnhof €106, Flughafen–Messe €94, Messe–Hauptbahnhof €43; elsewhere the meter", () => {
+    const [muc, hbf, messe, centre] = [AIRPORT, HBF, MESSE, MARIENPLATZ].map((p) => market.tariffs.locate(p))
+    if (muc === undefined || hbf === undefined || messe === undefined || centre === undefined) throw new Error("zones")
+    expect(market.serves(AIRPORT)).toBe(true)
+    const fare = (a: ReadonlySet<string>, b: ReadonlySet<string>, date = "2026-12-08") =>
+      priceTrip(market.tariffs, tariff, { distanceKm: 38, durationMinutes: 40, routeSource: "resolved" }, view(date, 660, a, b), 2)
+    for (const [a, b, amount] of [[muc, hbf, 106], [hbf, muc, 106], [muc, messe, 94], [messe, muc, 94], [messe, hbf, 43], [hbf, messe, 43]] as const) {
+      const priced = fare(a, b)
+      expect([priced.distribution.quantile(0.05), priced.distribution.quantile(0.95)]).toEqual([amount, amount])
+    }
+    // Marienplatz is 0.9 km from the Hauptbahnhof, outside its zone: metered (a resolved 38 km route's median is above the meter on 30 km, €86.70).
+    const metered = fare(muc, centre)
+    expect(metered.fare).toBeUndefined()
+    expect(metered.distribution.quantile(0.5)).toBeGreaterThan(5.7 + 30 * 2.7)
+    expect(metered.distribution.quantile(0.05)).not.toBe(metered.distribution.quantile(0.95))
+  })
+})
+
+describe("Munich before 2025: the tariffs of 2022-06-01 and 2024-04-01", () => {
+  it("2022: €5.30 + €2.30/km (10 km €28.30, 'mehr als 28 Euro'); 2024-04: €5.50 + €2.50/km (10 km €30.50)", () => {
+    expect(["2022-05-31", "2022-06-01", "2024-01-01", "2024-03-31", "2024-04-01", "2024-12-31", "2025-01-01"].map((d) => versionAt(tariff, d).effectiveFrom))
+      .toEqual(["2022-06-01", "2022-06-01", "2022-06-01", "2022-06-01", "2024-04-01", "2024-04-01", "2025-01-01"])
+    expect(meterAmount(meterOn("2024-01-01"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(28.3, 9)
+    expect(meterAmount(meterOn("2024-06-04"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(30.5, 9)
+    // Waiting €36 an hour in 2022 (€0.20 per 20 s): 10 min are 30 steps.
+    expect(meterAmount(meterOn("2024-01-01"), { meterKm: 0, meterSeconds: 600 })).toBeCloseTo(5.3 + 6, 9)
+  })
+  it("the airport – Hauptbahnhof fixed fare was €95 on 2024-01-01 and €101 from 2024-04-01", () => {
+    const muc = market.tariffs.locate(AIRPORT), hbf = market.tariffs.locate(HBF)
+    const at = (date: string) =>
+      priceTrip(market.tariffs, tariff, { distanceKm: 38, durationMinutes: 40, routeSource: "resolved" }, view(date, 660, muc, hbf), 2).distribution.quantile(0.5)
+    expect([at("2024-01-01"), at("2024-04-01"), at("2025-01-01")]).toEqual([95, 101, 106])
+  })
+})

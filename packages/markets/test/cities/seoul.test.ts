@@ -1,0 +1,112 @@
+/**
+ * Seoul: the Seoul Metropolitan Government's mid-sized taxi (중형택시) fare, worked examples
+ * from the rule text (sources: models/sources/seoul.md).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { definedMarket, meterAmount, meterFor, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
+import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+
+const doc: TariffDocument = Either.getOrThrow(parseTariff("seoul", readFileSync(join(SHIPPED_MARKETS_DIR, "seoul-tariff.json"), "utf8")))
+const market: DefinedMarket = (() => {
+  const m = definedMarket(doc)
+  if (m === undefined) throw new Error("seoul defines no market")
+  return m
+})()
+const tariff = (() => {
+  const t = doc.tariffs[0]
+  if (t === undefined) throw new Error("no tariff")
+  return t
+})()
+const none: ReadonlySet<string> = new Set()
+const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
+  localDate: date,
+  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
+  places: { pickup, dropoff }
+})
+/** The meter in force for a trip starting at a local date and minute (the night variants by start time). */
+const meterAt = (date: string, minuteOfDay: number) => {
+  const m = meterFor(versionAt(tariff, date), view(date, minuteOfDay), new Set()).meter
+  if (m === undefined) throw new Error("no meter")
+  return m
+}
+
+describe("Seoul: mid-sized taxi fare of 2023-02-01 (in force 2024-01-01 and today)", () => {
+  it("day: ₩4,800 for the first 1.6 km, ₩100 per completed 131 m, ₩100 per 30 s below the speed", () => {
+    const day = meterAt("2026-12-08", 11 * 60)
+    expect(meterAmount(day, { meterKm: 1.5, meterSeconds: 0 })).toBe(4800)
+    // 7 km: 5.4 km past the base are 41.2 units of 131 m, 41 completed: 4,800 + 4,100.
+    expect(meterAmount(day, { meterKm: 7, meterSeconds: 0 })).toBe(8900)
+    // 10 km and 5 min below 15.33 km/h: 8.4 km / 131 m = 64.1 → 64 units (6,400) + 300 s / 30 s = 10 units (1,000).
+    expect(meterAmount(day, { meterKm: 10, meterSeconds: 300 })).toBe(12200)
+  })
+  it("late night: 22:00–23:00 and 02:00–04:00 ₩5,800 + ₩120 per unit; 23:00–02:00 ₩6,700 + ₩140 per unit; from 04:00 the day fare", () => {
+    // 10 km, no slow time: 64 units.
+    expect(meterAmount(meterAt("2026-12-08", 22 * 60 + 30), { meterKm: 10, meterSeconds: 0 })).toBe(5800 + 64 * 120)
+    expect(meterAmount(meterAt("2026-12-08", 23 * 60 + 30), { meterKm: 10, meterSeconds: 0 })).toBe(6700 + 64 * 140)
+    expect(meterAmount(meterAt("2026-12-09", 60), { meterKm: 10, meterSeconds: 0 })).toBe(6700 + 64 * 140)
+    expect(meterAmount(meterAt("2026-12-09", 3 * 60), { meterKm: 10, meterSeconds: 0 })).toBe(5800 + 64 * 120)
+    expect(meterAmount(meterAt("2026-12-09", 4 * 60), { meterKm: 10, meterSeconds: 0 })).toBe(4800 + 64 * 100)
+    expect(meterAmount(meterAt("2026-12-08", 21 * 60 + 59), { meterKm: 10, meterSeconds: 0 })).toBe(4800 + 64 * 100)
+    // 30 s of slow time at night: ₩140.
+    expect(meterAmount(meterAt("2026-12-08", 23 * 60 + 30), { meterKm: 1, meterSeconds: 60 })).toBe(6700 + 2 * 140)
+  })
+  it("the version in force: 2019 rule to 2022-11-30, the 2022-12-01 night hours, the 2023-02-01 fare from then (2024-01-01 included)", () => {
+    expect(["2022-11-30", "2022-12-01", "2023-01-31", "2023-02-01", "2024-01-01", "2026-12-06"].map((d) => versionAt(tariff, d).effectiveFrom))
+      .toEqual(["2019-02-16", "2022-12-01", "2022-12-01", "2023-02-01", "2023-02-01", "2023-02-01"])
+    const jan2024 = meterAt("2024-01-01", 11 * 60)
+    expect(meterAmount(jan2024, { meterKm: 7, meterSeconds: 0 })).toBe(8900)
+  })
+})
+
+describe("Seoul before 2023-02-01: the 2019-02-16 fare and the 2022-12-01 late-night hours", () => {
+  it("2019: ₩3,800 for 2 km, ₩100 per 132 m or 31 s; night only 00:00–04:00 at ₩4,600 + ₩120 per unit", () => {
+    // 10 km: 8 km / 132 m = 60.6 → 60 units.
+    expect(meterAmount(meterAt("2021-06-01", 11 * 60), { meterKm: 10, meterSeconds: 0 })).toBe(3800 + 6000)
+    expect(meterAmount(meterAt("2021-06-01", 11 * 60), { meterKm: 10, meterSeconds: 310 })).toBe(3800 + 6000 + 1000)
+    expect(meterAmount(meterAt("2021-06-01", 23 * 60), { meterKm: 10, meterSeconds: 0 })).toBe(9800)
+    expect(meterAmount(meterAt("2021-06-02", 60), { meterKm: 10, meterSeconds: 0 })).toBe(4600 + 60 * 120)
+  })
+  it("from 2022-12-01: 22:00–23:00 ₩4,600 + ₩120, 23:00–02:00 ₩5,300 + ₩140 per unit on the 2019 units", () => {
+    expect(meterAmount(meterAt("2022-12-06", 22 * 60 + 30), { meterKm: 10, meterSeconds: 0 })).toBe(4600 + 60 * 120)
+    expect(meterAmount(meterAt("2022-12-06", 23 * 60 + 30), { meterKm: 10, meterSeconds: 0 })).toBe(5300 + 60 * 140)
+    expect(meterAmount(meterAt("2022-12-06", 11 * 60), { meterKm: 10, meterSeconds: 0 })).toBe(9800)
+  })
+})
+
+describe("Seoul: Incheon airport (ICN) is served with the Seoul meter, no out-of-city surcharge, tolls passed on", () => {
+  it("a pick-up at ICN's terminals is served; the meter is the day meter (no airport fare)", () => {
+    expect(market.serves({ latitude: 37.449, longitude: 126.4505 })).toBe(true)
+    expect(market.serves({ latitude: 37.468, longitude: 126.433 })).toBe(true)
+    // Incheon city centre (Bupyeong) is not Seoul's.
+    expect(market.serves({ latitude: 37.4894, longitude: 126.7245 })).toBe(false)
+    const icn = market.tariffs.locate({ latitude: 37.449, longitude: 126.4505 })
+    const v = versionAt(tariff, "2026-12-08")
+    expect(v.tolls).toBe("passed-on")
+    const m = meterFor(v, view("2026-12-08", 11 * 60, icn, none), new Set()).meter
+    // 52 km ICN → Seoul Station with no slow time: 50.4 km / 131 m = 384.7 → 384 units.
+    expect(m === undefined ? 0 : meterAmount(m, { meterKm: 52, meterSeconds: 0 })).toBe(4800 + 38400)
+  })
+})
+
+describe("Seoul: the city's published example fares against the quoted spread", () => {
+  const spread = (date: string, minute: number, km: number, minutes: number) => {
+    const priced = priceTrip(market.tariffs, tariff, { distanceKm: km, durationMinutes: minutes, routeSource: "supplied" }, view(date, minute), 0)
+    return [priced.distribution.quantile(0.05), priced.distribution.quantile(0.95)] as const
+  }
+  it("Jonggak → Sinsa, 7 km by day: ₩11,000 (2023 fare; ₩9,600 before) lies within the p5–p95 of a 7 km, 30 min trip", () => {
+    const [p5, p95] = spread("2026-12-08", 11 * 60, 7, 30)
+    expect(p5).toBeLessThanOrEqual(11000)
+    expect(p95).toBeGreaterThanOrEqual(11000)
+    const [q5, q95] = spread("2021-06-01", 11 * 60, 7, 30)
+    expect(q5).toBeLessThanOrEqual(9600)
+    expect(q95).toBeGreaterThanOrEqual(9600)
+  })
+  it("Jonggak → Gangnam, 10 km at night (23:00–02:00): ₩17,700 lies within the p5–p95 of a 10 km, 30 min trip", () => {
+    const [p5, p95] = spread("2026-12-08", 23 * 60 + 30, 10, 30)
+    expect(p5).toBeLessThanOrEqual(17700)
+    expect(p95).toBeGreaterThanOrEqual(17700)
+  })
+})

@@ -28,7 +28,7 @@ const walk = (dir, accept) => {
   return out
 }
 
-const projectFiles = () => {
+export const projectFiles = () => {
   const files = [join(root, "README.md")]
   files.push(...walk(join(root, "docs"), (name) => name.endsWith(".md")))
   const packages = join(root, "packages")

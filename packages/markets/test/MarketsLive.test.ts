@@ -216,15 +216,15 @@ describe("market selection by pickup", () => {
         const result = yield* Effect.either(markets.marketAt(PARIS))
         expect(Either.isLeft(result) && result.left._tag).toBe("MarketNotServed")
         // The refusal names the nearest markets, measured to their areas: from Paris, Amsterdam
-        // (~410 km to its box), then Berlin (~850 km).
+        // (~410 km to its box), then Frankfurt (~460 km).
         const nearest = Either.isLeft(result) ? result.left.nearest ?? [] : []
         expect(nearest.length).toBe(Math.min(3, markets.markets.length))
         expect(nearest.map((m) => m.distanceKm)).toEqual([...nearest.map((m) => m.distanceKm)].sort((a, b) => a - b))
-        expect(nearest.slice(0, 2).map((m) => m.id)).toEqual(["amsterdam", "berlin"])
+        expect(nearest.slice(0, 2).map((m) => m.id)).toEqual(["amsterdam", "frankfurt"])
         expect(nearest[0]?.distanceKm).toBeGreaterThan(350)
         expect(nearest[0]?.distanceKm).toBeLessThan(500)
-        expect(nearest[1]?.distanceKm).toBeGreaterThan(700)
-        expect(nearest[1]?.distanceKm).toBeLessThan(1_000)
+        expect(nearest[1]?.distanceKm).toBeGreaterThan(420)
+        expect(nearest[1]?.distanceKm).toBeLessThan(550)
         expect(Either.isLeft(result) && result.left.message).toMatch(/^no market serves \(.*\); nearest: .+ \([\d,]+ km\)/)
         expect((yield* markets.marketAt(TIMES_SQUARE)).id).toBe("nyc")
       }))

@@ -350,7 +350,12 @@ const tariffProblem = (t: typeof TariffFields.Type): string | undefined => {
       if (v.level !== undefined && (v.meter !== undefined || v.flatFares.length > 0)) {
         return `${at}: a level prices the records' base fare; it does not go with a meter or flat fares`
       }
-      if (t.define !== undefined && v.meter === undefined) return `${at}: a market defined by its tariff needs a meter`
+      // A defined market without a meter prices only the trips its flat fares cover (an airport's
+      // published fixed fares where the city's meter is not known): anything else is not served.
+      if (t.define !== undefined && v.meter === undefined && v.flatFares.length === 0) {
+        return `${at}: a market defined by its tariff needs a meter, or flat fares for the trips it serves`
+      }
+      if (v.meter === undefined && v.meterVariants.length > 0) return `${at}: meter variants replace a meter: give the version's own meter too`
       if (t.define === undefined && v.meterVariants.length > 0) return `${at}: meter variants are read for markets defined by their tariff only`
       const named = [
         ...v.meterVariants.flatMap((m) => conditionZones(m.when)),

@@ -118,7 +118,21 @@ export const gridDistribution = (values: ReadonlyArray<number>): PriceDistributi
 
 type ChargesOf = ReturnType<typeof chargesCache>
 
-/** The price of one provider's tariff for one trip, with what the offer publishes. */
+/**
+ * Whether a provider's rule has a price for a trip: a meter in force, or one of its flat fares
+ * covering the trip. A version of flat fares alone (an airport's published fixed fares, where
+ * the city's meter is not known) has none for any other trip.
+ */
+export const coversTrip = (tariffs: MarketTariffs, tariff: ProviderTariff, view: TariffTripView): boolean => {
+  const version = versionAt(tariff, view.localDate)
+  return version.meter !== undefined || flatFareFor(version, view.moment, view.places, tariffs.holidays) !== undefined
+}
+
+/**
+ * The price of one provider's tariff for one trip, with what the offer publishes. A version
+ * of flat fares alone prices only the trips they cover (`coversTrip`); a market does not offer
+ * it for others.
+ */
 export const priceTrip = (
   tariffs: MarketTariffs,
   tariff: ProviderTariff,
@@ -137,7 +151,7 @@ export const priceTrip = (
   }
   const { meter, variant } = meterFor(version, view, tariffs.holidays)
   const charges = chargesOf(version, "meter", view.moment, view.places, tariffs.holidays)
-  // The decoder refuses a defined market's version without a meter; a fitted tariff's file is not read here.
+  // No meter: a version of flat fares alone, offered only where one covers the trip (coversTrip).
   const fares = meter === undefined ? [0] : meterFareGrid(meter, trip.distanceKm, trip.durationMinutes, trip.routeSource)
   const grid = gridDistribution(fares.map((f) => charges.total(f, 0)))
   return { version, charges, distribution: grid, ...(variant === undefined ? {} : { fare: variant }) }
@@ -172,15 +186,18 @@ export const definedMarket = (document: TariffDocument): DefinedMarket | undefin
     localTime: (at): LocalTime => clock(DateTime.toEpochMillis(at)),
     offers: (trip: Trip): ReadonlyArray<ProviderOffer> => {
       const view = viewOf(trip)
-      return document.tariffs.map((tariff, i) => {
+      const out: Array<ProviderOffer> = []
+      document.tariffs.forEach((tariff, i) => {
+        if (!coversTrip(tariffs, tariff, view)) return
         const priced = priceTrip(tariffs, tariff, trip, view, digits, chargesOf)
-        return {
+        out.push({
           provider: tariff.provider,
           serviceLevel: tariff.serviceLevel,
           distribution: priced.distribution,
           source: sourceOf(priced.version, priced.charges, products[i], priced.fare, view.localDate)
-        }
+        })
       })
+      return out
     }
   }
 }

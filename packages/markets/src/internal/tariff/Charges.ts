@@ -176,8 +176,16 @@ export const chargesFor = (
     fareKind,
     version.surcharges.filter((s) => applies(s.on) && conditionHolds(s.when, moment, places, holidays)),
     version.fees.filter((f) => conditionHolds(f.when, moment, places, holidays)),
+    minimumOf(version, moment, places, holidays),
     minorDigits
   )
+}
+
+/** The minimum fare of a trip: the largest of the version's `minimumFare` and the conditional minimums that hold. */
+const minimumOf = (version: TariffVersion, moment: TripMoment, places: TripPlaces, holidays: ReadonlySet<string>): number => {
+  let minimum = version.minimumFare ?? 0
+  for (const m of version.minimumFares) if (m.amount > minimum && conditionHolds(m.when, moment, places, holidays)) minimum = m.amount
+  return minimum
 }
 
 /**
@@ -189,7 +197,7 @@ export const chargesFor = (
 export const chargesCache = (minorDigits: number) => {
   const byVersion = new WeakMap<TariffVersion, Map<number, Charges>>()
   return (version: TariffVersion, fareKind: "meter" | "flat", moment: TripMoment, places: TripPlaces, holidays: ReadonlySet<string>): Charges => {
-    const items = version.surcharges.length + version.fees.length
+    const items = version.surcharges.length + version.fees.length + version.minimumFares.length
     // A bit per item and one for the fare's kind; more than 50 items is not cached.
     if (items > 50) return chargesFor(version, fareKind, moment, places, holidays, minorDigits)
     let key = fareKind === "meter" ? 1 : 0
@@ -198,6 +206,7 @@ export const chargesCache = (minorDigits: number) => {
       key = key * 2 + ((on === undefined || on === "all" || on === fareKind) && conditionHolds(s.when, moment, places, holidays) ? 1 : 0)
     }
     for (const f of version.fees) key = key * 2 + (conditionHolds(f.when, moment, places, holidays) ? 1 : 0)
+    for (const m of version.minimumFares) key = key * 2 + (conditionHolds(m.when, moment, places, holidays) ? 1 : 0)
     let cached = byVersion.get(version)
     if (cached === undefined) byVersion.set(version, cached = new Map())
     let charges = cached.get(key)
@@ -214,9 +223,9 @@ const buildCharges = (
   fareKind: "meter" | "flat",
   surcharges: TariffVersion["surcharges"],
   fees: TariffVersion["fees"],
+  minimum: number,
   minorDigits: number
 ): Charges => {
-  const minimum = version.minimumFare ?? 0
   const tollsPassed = version.tolls === "passed-on"
   const itemize = (fare: number, tolls: number): PricedTrip => {
     const base = round(fare, minorDigits)

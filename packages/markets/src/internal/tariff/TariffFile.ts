@@ -178,6 +178,12 @@ export const FlatFare = Schema.Struct({
   /** `both-ways` (default) or `outbound` (only from the first set to the second). */
   direction: Schema.optional(Schema.Literal("both-ways", "outbound")),
   amount: NonNegative,
+  /**
+   * `fixed` (default): the fare is `amount`, whatever the meter says. `cap`: the rider pays the
+   * meter, but never more than `amount` (Houston's airport zone rates: "the lower of the zone
+   * rate or the meter"); a cap needs the version's meter.
+   */
+  kind: Schema.optional(Schema.Literal("fixed", "cap")),
   when: Schema.optional(Condition),
   /**
    * A fitted market's special fare (its id in the model file) whose records say what tolls the
@@ -229,6 +235,17 @@ export const TariffVersion = Schema.Struct({
   /** `passed-on`: the rider pays the tolls on the route on top; `included`: the fare covers them. */
   tolls: Schema.Literal("passed-on", "included"),
   minimumFare: Schema.optional(NonNegative),
+  /**
+   * Minimum fares that hold only under a condition (Barcelona's minimum for trips from the
+   * airport, LAX's minimum from its terminals). A trip pays the largest minimum that applies,
+   * `minimumFare` included.
+   */
+  minimumFares: Schema.optionalWith(Schema.Array(Schema.Struct({
+    name: Schema.String,
+    amount: NonNegative,
+    when: Condition,
+    source: Schema.optional(Schema.String)
+  })), { default: () => [] }),
   /** Ride-hail: the records' base fare at this version's level (no meter, no flat fares). */
   level: Schema.optional(LevelAdjustment),
   /**
@@ -356,12 +373,16 @@ const tariffProblem = (t: typeof TariffFields.Type): string | undefined => {
         return `${at}: a market defined by its tariff needs a meter, or flat fares for the trips it serves`
       }
       if (v.meter === undefined && v.meterVariants.length > 0) return `${at}: meter variants replace a meter: give the version's own meter too`
+      const cap = v.flatFares.find((f) => f.kind === "cap")
+      if (v.meter === undefined && cap !== undefined) return `${at}: ${cap.name} caps the meter: give the version's meter`
+      if (t.define === undefined && cap !== undefined) return `${at}: ${cap.name}: capped fares are read for markets defined by their tariff only`
       if (t.define === undefined && v.meterVariants.length > 0) return `${at}: meter variants are read for markets defined by their tariff only`
       const named = [
         ...v.meterVariants.flatMap((m) => conditionZones(m.when)),
         ...v.flatFares.flatMap((f) => [...f.between[0], ...f.between[1], ...conditionZones(f.when)]),
         ...v.surcharges.flatMap((s) => conditionZones(s.when)),
-        ...v.fees.flatMap((f) => conditionZones(f.when))
+        ...v.fees.flatMap((f) => conditionZones(f.when)),
+        ...v.minimumFares.flatMap((m) => conditionZones(m.when))
       ]
       const unknown = named.find((z) => !defined.has(z))
       if (unknown !== undefined) return `${at}: zone ${unknown} is not defined in zones`

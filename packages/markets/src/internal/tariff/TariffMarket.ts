@@ -144,7 +144,7 @@ export const priceTrip = (
 ): { version: TariffVersion; distribution: PriceDistribution; charges: ReturnType<typeof chargesFor>; fare?: string } => {
   const version = versionAt(tariff, view.localDate)
   const flat = flatFareFor(version, view.moment, view.places, tariffs.holidays)
-  if (flat !== undefined) {
+  if (flat !== undefined && flat.kind !== "cap") {
     const charges = chargesOf(version, "flat", view.moment, view.places, tariffs.holidays)
     const price = charges.total(flat.amount, 0)
     return { version, charges, fare: flat.name, distribution: { quantile: () => price } }
@@ -153,8 +153,11 @@ export const priceTrip = (
   const charges = chargesOf(version, "meter", view.moment, view.places, tariffs.holidays)
   // No meter: a version of flat fares alone, offered only where one covers the trip (coversTrip).
   const fares = meter === undefined ? [0] : meterFareGrid(meter, trip.distanceKm, trip.durationMinutes, trip.routeSource)
-  const grid = gridDistribution(fares.map((f) => charges.total(f, 0)))
-  return { version, charges, distribution: grid, ...(variant === undefined ? {} : { fare: variant }) }
+  // A capped fare (the lower of the meter and the zone's rate): the meter, never above the cap.
+  const capped = flat === undefined ? fares : fares.map((f) => Math.min(f, flat.amount))
+  const grid = gridDistribution(capped.map((f) => charges.total(f, 0)))
+  const fare = flat?.name ?? variant
+  return { version, charges, distribution: grid, ...(fare === undefined ? {} : { fare }) }
 }
 
 /** The market of a tariff file with `define`. Pure; undefined for a file without `define`. */

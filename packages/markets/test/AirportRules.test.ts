@@ -1,4 +1,7 @@
 /**
+ * Airport rules a city's meter does not say: a market defined by an airport's published fixed
+ * fares alone, a zone rate that caps the meter, a minimum fare from the airport only.
+ *
  * A market defined by an airport's published fixed fares alone (no meter known for the city):
  * it prices exactly the trips its flat fares cover and offers nothing for any other trip, so
  * the quote is refused rather than priced on a meter nobody published.
@@ -65,5 +68,50 @@ describe("a market of fixed fares alone", () => {
     expect(price(LEFT_BANK, AIRPORT)).toEqual([[65, 65]])
     // Right bank to left bank: no published fixed fare, no meter in the file, no offer.
     expect(offers(RIGHT_BANK, LEFT_BANK)).toEqual([])
+  })
+})
+
+const METER = { initial: 3, initialKm: 0, distance: [{ fromKm: 0, unitKm: 1, price: 2 }], time: { runs: "never", unitSeconds: 60, price: 0 }, units: "completed" }
+const METERED = {
+  name: "meter with airport rules",
+  effectiveFrom: "2025-01-01",
+  source: { authority: "test", rule: "test", url: "https://example.org" },
+  meter: METER,
+  tolls: "included"
+}
+
+describe("airport rules beside a meter", () => {
+  const market = (version: unknown) => {
+    const m = definedMarket(Either.getOrThrow(document([version])))
+    if (m === undefined) throw new Error("no market")
+    return m
+  }
+  const at = "2026-03-03T11:00:00+01:00"
+  const p50 = (m: ReturnType<typeof market>, from: typeof AIRPORT, to: typeof AIRPORT, km: number) =>
+    m.offers(suppliedTrip(m, from, to, km, km * 2)(at)).map((o) => o.distribution.quantile(0.5))
+
+  it("a capped zone rate: the meter below the cap, the cap above it (3 + 2/km: 10 km is 23, 40 km is 83, capped at 50)", () => {
+    const capped = market({ ...METERED, flatFares: [{ name: "airport zone rate", kind: "cap", between: [["airport"], ["right"]], amount: 50 }] })
+    expect(p50(capped, AIRPORT, RIGHT_BANK, 10)).toEqual([23])
+    expect(p50(capped, AIRPORT, RIGHT_BANK, 40)).toEqual([50])
+    expect(p50(capped, RIGHT_BANK, AIRPORT, 40)).toEqual([50])
+    // Not between the zones: the meter, uncapped.
+    expect(p50(capped, RIGHT_BANK, LEFT_BANK, 40)).toEqual([83])
+    // A cap needs the meter it caps.
+    const { meter: _meter, ...noMeter } = METERED
+    expect(Either.isLeft(document([{ ...noMeter, flatFares: [{ name: "cap", kind: "cap", between: [["airport"], ["right"]], amount: 50 }] }]))).toBe(true)
+  })
+
+  it("a minimum fare from the airport only: 3 km is 9 on the meter, 20 from the airport, 9 elsewhere; the largest minimum holds", () => {
+    const minimums = market({
+      ...METERED,
+      minimumFare: 5,
+      minimumFares: [{ name: "minimum from the airport", amount: 20, when: { pickupIn: ["airport"] } }]
+    })
+    expect(p50(minimums, AIRPORT, RIGHT_BANK, 3)).toEqual([20])
+    expect(p50(minimums, RIGHT_BANK, AIRPORT, 3)).toEqual([9])
+    expect(p50(minimums, RIGHT_BANK, LEFT_BANK, 1)).toEqual([5])
+    expect(p50(minimums, AIRPORT, RIGHT_BANK, 30)).toEqual([63])
+    expect(Either.isLeft(document([{ ...METERED, minimumFares: [{ name: "x", amount: 20, when: { pickupIn: ["nowhere"] } }] }]))).toBe(true)
   })
 })

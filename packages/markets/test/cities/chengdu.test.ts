@@ -55,9 +55,12 @@ describe("Chengdu: central-city taxi fare of 2010-09-10 (in force 2024-01-01 and
       expect(meterAmount(meterAt("2026-12-08", minute), { meterKm: 15, meterSeconds: 0 })).toBeCloseTo(37.45, 9)
     }
   })
-  it("the same rule on 2024-01-01 as today, carrying its caveat", () => {
+  it("the same rule on 2024-01-01 as today, carrying the caveat of the 2022-11-29 hearing (1.90 → 2.30元/km proposed, outcome not found)", () => {
     expect(versionAt(tariff, "2024-01-01").effectiveFrom).toBe("2010-09-10")
-    expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("2010-09-10")
+    expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("2022-11-29")
+    expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("2.30元/km")
+    // The caveat's figure: 10 km by day is 8 + 16 × 0.95 = 23.20元 here.
+    expect(meterAmount(day, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(23.2, 9)
   })
   it("serves Shuangliu (CTU) in the city's box and Tianfu (TFU) through alsoServes, not Chongqing", () => {
     expect(market.serves({ latitude: 30.5785, longitude: 103.9471 })).toBe(true)

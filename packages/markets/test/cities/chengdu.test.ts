@@ -1,0 +1,79 @@
+/**
+ * Chengdu: the central-city taxi fare of 2010-09-10 (8元 for 2 km, 1.90元/km, +50 % beyond
+ * 10 km; night 23:00–06:00 9元, 2.20元/km), the newest found, on worked examples by hand.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { definedMarket, meterAmount, meterFor, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
+import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+
+const doc: TariffDocument = Either.getOrThrow(parseTariff("chengdu", readFileSync(join(SHIPPED_MARKETS_DIR, "chengdu-tariff.json"), "utf8")))
+const market = (() => {
+  const m = definedMarket(doc)
+  if (m === undefined) throw new Error("chengdu defines no market")
+  return m
+})()
+const tariff = (() => {
+  const t = doc.tariffs[0]
+  if (t === undefined) throw new Error("no tariff")
+  return t
+})()
+const none: ReadonlySet<string> = new Set()
+const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
+  localDate: date,
+  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
+  places: { pickup, dropoff }
+})
+const meterAt = (date: string, minute: number) => {
+  const m = meterFor(versionAt(tariff, date), view(date, minute), market.tariffs.holidays).meter
+  if (m === undefined) throw new Error("no meter")
+  return m
+}
+
+describe("Chengdu: central-city taxi fare of 2010-09-10 (in force 2024-01-01 and the newest found)", () => {
+  const day = meterAt("2026-12-08", 11 * 60)
+  it("day, 5 km: 8元 for 2 km + 6 steps of 500 m × 0.95元 (1.90元/km) = 13.70元", () => {
+    expect(meterAmount(day, { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(13.7, 9)
+    expect(meterAmount(day, { meterKm: 2, meterSeconds: 0 })).toBeCloseTo(8, 9)
+    // A step is charged when its 500 m are completed: 2.49 km is still 8元.
+    expect(meterAmount(day, { meterKm: 2.49, meterSeconds: 0 })).toBeCloseTo(8, 9)
+  })
+  it("day, 15 km: 8 + 16 × 0.95 (2–10 km) + 10 × 1.425 (2.85元/km beyond 10 km) = 37.45元", () => {
+    expect(meterAmount(day, { meterKm: 15, meterSeconds: 0 })).toBeCloseTo(37.45, 9)
+  })
+  it("5 minutes at or below 12 km/h are charged as 1 km (1.90元): 5 km + 10 min = 13.70 + 3.80 = 17.50元", () => {
+    expect(meterAmount(day, { meterKm: 5, meterSeconds: 600 })).toBeCloseTo(17.5, 9)
+    expect(day.time.crossoverKmh).toBe(12)
+  })
+  it("night 23:00–06:00: 9元, 2.20元/km, 3.30元/km beyond 10 km — 15 km = 9 + 16 × 1.10 + 10 × 1.65 = 43.10元; the day meter at 06:00 and 22:59", () => {
+    for (const minute of [23 * 60, 2 * 60, 5 * 60 + 59]) {
+      expect(meterAmount(meterAt("2026-12-08", minute), { meterKm: 15, meterSeconds: 0 })).toBeCloseTo(43.1, 9)
+    }
+    for (const minute of [6 * 60, 22 * 60 + 59]) {
+      expect(meterAmount(meterAt("2026-12-08", minute), { meterKm: 15, meterSeconds: 0 })).toBeCloseTo(37.45, 9)
+    }
+  })
+  it("the same rule on 2024-01-01 as today, carrying the caveat of the 2022-11-29 hearing (1.90 → 2.30元/km proposed, outcome not found)", () => {
+    expect(versionAt(tariff, "2024-01-01").effectiveFrom).toBe("2010-09-10")
+    expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("2022-11-29")
+    expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("2.30元/km")
+    // The caveat's figure: 10 km by day is 8 + 16 × 0.95 = 23.20元 here.
+    expect(meterAmount(day, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(23.2, 9)
+  })
+  it("serves Shuangliu (CTU) in the city's box and Tianfu (TFU) through alsoServes, not Chongqing", () => {
+    expect(market.serves({ latitude: 30.5785, longitude: 103.9471 })).toBe(true)
+    expect(market.serves({ latitude: 30.3124, longitude: 104.444 })).toBe(true)
+    expect(market.serves({ latitude: 30.6575, longitude: 104.0657 })).toBe(true)
+    expect(market.serves({ latitude: 29.5630, longitude: 106.5516 })).toBe(false)
+    expect(market.tariffs.locate({ latitude: 30.3124, longitude: 104.444 }).has("tfu")).toBe(true)
+  })
+  it("TFU → Tianfu Square, 60 km in 60 min supplied, day: at least 8 + 16 × 0.95 + 100 × 1.425 = 165.70元", () => {
+    const tfu = market.tariffs.locate({ latitude: 30.3124, longitude: 104.444 })
+    const square = market.tariffs.locate({ latitude: 30.6575, longitude: 104.0657 })
+    const priced = priceTrip(market.tariffs, tariff, { distanceKm: 60, durationMinutes: 60, routeSource: "supplied" }, view("2026-12-08", 660, tfu, square), 0)
+    expect(priced.distribution.quantile(0.05)).toBeGreaterThanOrEqual(165.7 - 1e-9)
+    expect(priced.distribution.quantile(0.95)).toBeLessThan(200)
+  })
+})

@@ -79,6 +79,24 @@ describe("Barcelona: AMB tariff of 2026-01-19", () => {
       expect([priced.distribution.quantile(0.05), priced.distribution.quantile(0.95)]).toEqual([46, 46])
     }
   })
+  it("a minimum of €21 (supplements included) for trips from the airport only, from 2026-01-19", () => {
+    const airport = market.tariffs.locate(AIRPORT), centre = market.tariffs.locate(CATALUNYA)
+    const v = versionAt(tariff, "2026-12-01")
+    // 4 km by day: 2.80 + 108 steps of €0.05 (€5.40) = €8.20, + €4.60 airport supplement = €12.80 → €21 from the airport.
+    const fare = meterAmount(meterAt("2026-12-01"), { meterKm: 4, meterSeconds: 0 })
+    expect(fare).toBeCloseTo(8.2, 9)
+    const total = (a: ReadonlySet<string>, b: ReadonlySet<string>, version = v) =>
+      chargesFor(version, "meter", view("2026-12-01").moment, { pickup: a, dropoff: b }, holidays, 2).total(fare, 0)
+    expect(total(airport, centre)).toBeCloseTo(21, 9)
+    // To the airport, and within the city: no such minimum.
+    expect(total(centre, airport)).toBeCloseTo(12.8, 9)
+    expect(total(centre, centre)).toBeCloseTo(8.2, 9)
+    // 15 km from the airport (€27.65) is above it.
+    const long = meterAmount(meterAt("2026-12-01"), { meterKm: 15, meterSeconds: 0 })
+    expect(chargesFor(v, "meter", view("2026-12-01").moment, { pickup: airport, dropoff: centre }, holidays, 2).total(long, 0)).toBeCloseTo(27.65, 9)
+    // The 2025 tariff in the file has no airport minimum: the same €8.20 of meter + the 2025 supplement €4.50.
+    expect(total(airport, centre, versionAt(tariff, "2025-06-03"))).toBeCloseTo(12.7, 9)
+  })
   it("adds the €4.60 special-night supplement 20:00–08:00 on 24–25 December, not the evening after", () => {
     const v = versionAt(tariff, "2026-12-24")
     const extra = (date: string, minute: number) =>

@@ -66,6 +66,20 @@ describe("Los Angeles: LADOT taxicab rates of 2008-08-14", () => {
     expect(["2010-06-01", "2011-03-31", "2011-04-01", "2024-01-01", "2026-12-08"].map((d) => Number(fee(d, lax, sm).toFixed(2)))).toEqual([2.5, 2.5, 4, 4, 4])
     expect(Number(fee("2026-12-08", sm, lax).toFixed(2))).toBe(0)
   })
+  it("the $15 minimum for trips originating at LAX, the surcharge on top: 2 miles are 2.85 + 17 × 0.30 = $7.95 → $15 + $4 = $19 from LAX, $7.95 to it", () => {
+    const lax = market.tariffs.locate(LAX), sm = market.tariffs.locate(SANTA_MONICA_PIER)
+    const fare = meterAmount(versionAt(tariff, "2026-12-08").meter ?? (() => { throw new Error("no meter") })(), { meterKm: 2 * MILE, meterSeconds: 0 })
+    expect(fare).toBeCloseTo(7.95, 9)
+    const total = (date: string, a: ReadonlySet<string>, b: ReadonlySet<string>, f = fare) =>
+      chargesFor(versionAt(tariff, date), "meter", view(date).moment, { pickup: a, dropoff: b }, new Set(), 2).total(f, 0)
+    expect(total("2026-12-08", lax, sm)).toBeCloseTo(19, 9)
+    expect(total("2026-12-08", sm, lax)).toBeCloseTo(7.95, 9)
+    expect(total("2026-12-08", sm, sm)).toBeCloseTo(7.95, 9)
+    // Under the $2.50 surcharge (2010): $15 + $2.50.
+    expect(total("2010-06-01", lax, sm)).toBeCloseTo(17.5, 9)
+    // Above the minimum it does not bind: 10 miles from LAX are $29.55 + $4.
+    expect(total("2026-12-08", lax, sm, 29.55)).toBeCloseTo(33.55, 9)
+  })
   it("the 2008 rule prices 2024-01-01 and today, and every offer carries the caveat that it may have been replaced", () => {
     expect(versionAt(tariff, "2024-01-01").effectiveFrom).toBe("2008-08-14")
     expect(versionAt(tariff, "2026-12-06").effectiveFrom).toBe("2008-08-14")

@@ -275,8 +275,8 @@ describe("createRidequote options", () => {
     try {
       const { account } = await rq.accounts.create({ name: "No fallback" })
       const caller = { accountId: account.id }
-      const paris = { pickup: { latitude: 48.8566, longitude: 2.3522 }, destination: { latitude: 48.8738, longitude: 2.295 } }
-      const error = await rejection(rq.quote(caller, { ...paris, distanceKm: 4.2, durationMinutes: 14 }))
+      const lisbon = { pickup: { latitude: 38.7223, longitude: -9.1393 }, destination: { latitude: 38.7436, longitude: -9.1602 } }
+      const error = await rejection(rq.quote(caller, { ...lisbon, distanceKm: 4.2, durationMinutes: 14 }))
       expect(error.code).toBe("result:market-not-served")
       // The nearest markets, nearest first, as structured data and in the message.
       const nearest = error.body.code === "result:market-not-served" ? error.body.nearest ?? [] : []

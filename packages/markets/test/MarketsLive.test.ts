@@ -13,7 +13,7 @@ const SHIPPED = SHIPPED_MARKETS_DIR
 const TIMES_SQUARE = { latitude: 40.758, longitude: -73.9855 }
 const JFK = { latitude: 40.6413, longitude: -73.7781 }
 const CHICAGO_LOOP = { latitude: 41.8781, longitude: -87.6298 }
-const PARIS = { latitude: 48.8566, longitude: 2.3522 }
+const LISBON = { latitude: 38.7223, longitude: -9.1393 }
 
 /** A 27 km, 45 min realtime trip from Times Square on its own route, starting at `iso`: the airport trips below. */
 const fromTimesSquare = (market: Market, destination: Coordinates, iso: string): Trip => {
@@ -104,10 +104,10 @@ describe("market selection by pickup", () => {
         expect(shared(OHARE, CHICAGO_LOOP, "2019-11-12T17:00:00Z")).toBeUndefined()
       }))
 
-    it.effect("a Paris pickup falls back to the sample market", () =>
+    it.effect("a Lisbon pickup falls back to the sample market", () =>
       Effect.gen(function*() {
         const markets = yield* MarketData
-        expect((yield* markets.marketAt(PARIS)).id).toBe(SAMPLE_MARKET_ID)
+        expect((yield* markets.marketAt(LISBON)).id).toBe(SAMPLE_MARKET_ID)
       }))
 
     it.effect("calibrated markets quote USD from the real providers of their city", () =>
@@ -213,18 +213,18 @@ describe("market selection by pickup", () => {
     it.effect("without the fallback a place no market serves is MarketNotServed", () =>
       Effect.gen(function*() {
         const markets = yield* MarketData
-        const result = yield* Effect.either(markets.marketAt(PARIS))
+        const result = yield* Effect.either(markets.marketAt(LISBON))
         expect(Either.isLeft(result) && result.left._tag).toBe("MarketNotServed")
-        // The refusal names the nearest markets, measured to their areas: from Paris, Amsterdam
-        // (~410 km to its box), then Frankfurt (~460 km).
+        // The refusal names the nearest markets, measured to their areas: from Lisbon, Barcelona
+        // (~995 km to its box), then Paris (~1,440 km).
         const nearest = Either.isLeft(result) ? result.left.nearest ?? [] : []
         expect(nearest.length).toBe(Math.min(3, markets.markets.length))
         expect(nearest.map((m) => m.distanceKm)).toEqual([...nearest.map((m) => m.distanceKm)].sort((a, b) => a - b))
-        expect(nearest.slice(0, 2).map((m) => m.id)).toEqual(["amsterdam", "frankfurt"])
-        expect(nearest[0]?.distanceKm).toBeGreaterThan(350)
-        expect(nearest[0]?.distanceKm).toBeLessThan(500)
-        expect(nearest[1]?.distanceKm).toBeGreaterThan(420)
-        expect(nearest[1]?.distanceKm).toBeLessThan(550)
+        expect(nearest.slice(0, 2).map((m) => m.id)).toEqual(["barcelona", "paris"])
+        expect(nearest[0]?.distanceKm).toBeGreaterThan(900)
+        expect(nearest[0]?.distanceKm).toBeLessThan(1_100)
+        expect(nearest[1]?.distanceKm).toBeGreaterThan(1_350)
+        expect(nearest[1]?.distanceKm).toBeLessThan(1_550)
         expect(Either.isLeft(result) && result.left.message).toMatch(/^no market serves \(.*\); nearest: .+ \([\d,]+ km\)/)
         expect((yield* markets.marketAt(TIMES_SQUARE)).id).toBe("nyc")
       }))

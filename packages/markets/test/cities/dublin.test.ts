@@ -1,0 +1,104 @@
+/**
+ * Dublin (NTA national maximum taxi fare): the standard, premium and special rates of the 2022
+ * and 2018 fares on worked examples computed by hand (the published 10.5 km examples among them),
+ * Sundays, public holidays, Christmas and New Year, the version boundary, and Dublin Airport.
+ * Sources: packages/markets/models/sources/dublin.md.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { definedMarket, meterAmount, meterFor, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
+import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+
+const doc: TariffDocument = Either.getOrThrow(parseTariff("dublin", readFileSync(join(SHIPPED_MARKETS_DIR, "dublin-tariff.json"), "utf8")))
+const market = (() => {
+  const m = definedMarket(doc)
+  if (m === undefined) throw new Error("dublin defines no market")
+  return m
+})()
+const tariff = (() => {
+  const t = doc.tariffs[0]
+  if (t === undefined) throw new Error("no tariff")
+  return t
+})()
+const holidays = new Set(doc.holidays.map((h) => h.date))
+const none: ReadonlySet<string> = new Set()
+const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
+  localDate: date,
+  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
+  places: { pickup, dropoff }
+})
+const meterAt = (date: string, minute = 660) => {
+  const { meter } = meterFor(versionAt(tariff, date), view(date, minute), holidays)
+  if (meter === undefined) throw new Error(`no meter on ${date}`)
+  return meter
+}
+const km = (d: number, date: string, minute = 660) => meterAmount(meterAt(date, minute), { meterKm: d, meterSeconds: 0 })
+const AIRPORT = { latitude: 53.4264, longitude: -6.2499 }
+const OCONNELL_ST = { latitude: 53.3498, longitude: -6.2603 }
+
+describe("Dublin: the national maximum fare of 2022-09-01 (in force 2024-01-01; priced today with the 2024 caveat)", () => {
+  it("standard rate: €4.20 for 500 m, €1.30/km to 15 km, €1.65/km after; 10.5 km is €17.20 as published", () => {
+    // 10.5 km: 4.20 + 10 × 1.30 = 17.20 (moneyguideireland's example for 08:00–20:00).
+    expect(km(10.5, "2026-12-08")).toBeCloseTo(17.2, 6)
+    // 20 km: 4.20 + 14.5 × 1.30 + 5 × 1.65 = 4.20 + 18.85 + 8.25 = 31.30.
+    expect(km(20, "2026-12-08")).toBeCloseTo(31.3, 6)
+    // Saturday by day is standard too.
+    expect(km(10.5, "2026-12-05")).toBeCloseTo(17.2, 6)
+    // 10 minutes standing: 85 s in the initial charge, then 515 s = 85 completed 6 s steps of €0.046 = €3.91.
+    expect(meterAmount(meterAt("2026-12-08"), { meterKm: 0, meterSeconds: 600 })).toBeCloseTo(4.2 + 3.91, 6)
+    // Changeover speed: €0.46/min ÷ €1.30/km = 21.2 km/h (the NTA's 'just above 21 km/h').
+    expect(meterAt("2026-12-08").time.crossoverKmh).toBeCloseTo(21.23, 2)
+  })
+  it("premium rate 20:00–08:00, Sundays and public holidays: €4.80, €1.71/km, €2/km after 15 km; 10.5 km is €21.90 as published", () => {
+    const premium = 4.8 + 10 * 1.71
+    expect(km(10.5, "2026-12-08", 20 * 60)).toBeCloseTo(premium, 6)
+    expect(km(10.5, "2026-12-09", 7 * 60 + 59)).toBeCloseTo(premium, 6)
+    expect(km(10.5, "2026-12-06")).toBeCloseTo(premium, 6)
+    // 2026-10-26: the October bank holiday (last Monday of October).
+    expect(km(10.5, "2026-10-26")).toBeCloseTo(premium, 6)
+    expect(km(10.5, "2026-10-27")).toBeCloseTo(17.2, 6)
+    // 20 km at night: 4.80 + 14.5 × 1.71 + 5 × 2.00 = 39.595.
+    expect(km(20, "2026-12-08", 23 * 60)).toBeCloseTo(39.595, 6)
+  })
+  it("special rate from 20:00 on Christmas Eve to 08:00 on St Stephen's Day, and 20:00 New Year's Eve to 08:00 New Year's Day: €4.80, €2/km", () => {
+    const special = 4.8 + 10 * 2
+    expect(km(10.5, "2026-12-24", 19 * 60 + 59)).toBeCloseTo(17.2, 6)
+    expect(km(10.5, "2026-12-24", 20 * 60)).toBeCloseTo(special, 6)
+    expect(km(10.5, "2026-12-25", 11 * 60)).toBeCloseTo(special, 6)
+    expect(km(10.5, "2026-12-26", 7 * 60 + 59)).toBeCloseTo(special, 6)
+    // St Stephen's Day from 08:00: a public holiday, premium.
+    expect(km(10.5, "2026-12-26", 8 * 60)).toBeCloseTo(4.8 + 17.1, 6)
+    expect(km(10.5, "2026-12-31", 21 * 60)).toBeCloseTo(special, 6)
+    expect(km(10.5, "2027-01-01", 3 * 60)).toBeCloseTo(special, 6)
+    // 2024-01-01 (a Monday holiday): special until 08:00, premium after.
+    expect(km(10.5, "2024-01-01", 3 * 60)).toBeCloseTo(special, 6)
+    expect(km(10.5, "2024-01-01", 11 * 60)).toBeCloseTo(4.8 + 17.1, 6)
+  })
+  it("carries the caveat that the Order of 2024 (+9 %, from 2024-12-01) replaced it", () => {
+    const v = versionAt(tariff, "2026-12-08")
+    expect(v.effectiveFrom).toBe("2022-09-01")
+    expect(v.caveat?.note).toContain("2024-12-01")
+  })
+  it("serves Dublin Airport (outside the city's box) and meters it", () => {
+    expect(market.serves(AIRPORT)).toBe(true)
+    const dub = market.tariffs.locate(AIRPORT), centre = market.tariffs.locate(OCONNELL_ST)
+    expect(dub.has("dub")).toBe(true)
+    const priced = priceTrip(market.tariffs, tariff, { distanceKm: 11, durationMinutes: 22, routeSource: "resolved" }, view("2026-12-08", 660, dub, centre), 2)
+    expect(priced.fare).toBeUndefined()
+    expect(priced.distribution.quantile(0.05)).toBeLessThan(priced.distribution.quantile(0.95))
+    expect(priced.distribution.quantile(0.5)).toBeGreaterThan(15)
+  })
+})
+
+describe("Dublin before 2022-09-01: the fare of 2018-02-01", () => {
+  it("standard €3.80 + €1.14/km (10.5 km €15.20 as published), premium €4.20 + €1.45/km; boundary 2022-08-31/09-01", () => {
+    expect(["2018-02-01", "2022-08-31", "2022-09-01"].map((d) => versionAt(tariff, d).effectiveFrom)).toEqual(["2018-02-01", "2018-02-01", "2022-09-01"])
+    expect(km(10.5, "2022-08-30")).toBeCloseTo(15.2, 6)
+    expect(km(10.5, "2022-08-30", 22 * 60)).toBeCloseTo(4.2 + 14.5, 6)
+    // 20 km by day: 3.80 + 14.5 × 1.14 + 5 × 1.50 = 27.83.
+    expect(km(20, "2022-08-30")).toBeCloseTo(27.83, 6)
+    expect(km(10.5, "2022-09-01")).toBeCloseTo(17.2, 6)
+  })
+})

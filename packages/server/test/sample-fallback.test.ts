@@ -33,14 +33,14 @@ describe("serve and the sample market", { timeout: PROCESS_TEST_TIMEOUT_MS }, ()
     expect(String(field(refused.body, "message"))).toMatch(/^no market serves \(51\.5072, -0\.1276\); nearest: /)
     const nearest = field(refused.body, "nearest") as ReadonlyArray<{ id: string; name: string; distanceKm: number }>
     // Three markets, nearest first; from London the shipped Amsterdam market (~350 km to its
-    // box), then Berlin (~900 km).
+    // box), then Frankfurt (~620 km), shipped with the European cities.
     expect(nearest).toHaveLength(3)
     expect(nearest.map((m) => m.distanceKm)).toEqual([...nearest.map((m) => m.distanceKm)].sort((a, b) => a - b))
-    expect(nearest.slice(0, 2).map((m) => m.id)).toEqual(["amsterdam", "berlin"])
+    expect(nearest.slice(0, 2).map((m) => m.id)).toEqual(["amsterdam", "frankfurt"])
     expect(nearest[0]?.distanceKm).toBeGreaterThan(300)
     expect(nearest[0]?.distanceKm).toBeLessThan(450)
-    expect(nearest[1]?.distanceKm).toBeGreaterThan(800)
-    expect(nearest[1]?.distanceKm).toBeLessThan(1_000)
+    expect(nearest[1]?.distanceKm).toBeGreaterThan(550)
+    expect(nearest[1]?.distanceKm).toBeLessThan(700)
 
     const sample = await quote(lenient.url, token, LONDON)
     expect(sample.status).toBe(200)

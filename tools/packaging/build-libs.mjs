@@ -6,6 +6,9 @@
  *
  *   node tools/packaging/build-libs.mjs        (pnpm build:libs; each library's prepack)
  *
+ * `@ridequote/engine` is the exception: tsc writes its declarations only, and its JavaScript is
+ * an esbuild bundle carrying its own Effect (bundle-facade.mjs).
+ *
  * Inside the workspace nothing needs this: packages resolve to their TypeScript sources. A
  * packed tarball takes `publishConfig.exports`, which points at dist/.
  */
@@ -14,12 +17,13 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { bundleFacade } from "./bundle-facade.mjs"
 import { guardEntry } from "./guarded-entry.mjs"
 import { LIBRARIES } from "./libraries.mjs"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 /** Libraries whose main entry checks the installed effect before it loads anything else. */
-const GUARDED = ["engine"]
+const GUARDED = ["compose"]
 
 const tsc = createRequire(join(ROOT, "package.json")).resolve("typescript/bin/tsc")
 const built = spawnSync(process.execPath, [tsc, "-b", join(ROOT, "packages", "tsconfig.build.json")], {
@@ -46,7 +50,9 @@ for (const library of LIBRARIES) {
     copyFileSync(join(src, asset), join(out, asset))
   }
 }
-// The facade's package checks effect's version before Effect's modules are linked (guarded-entry.mjs).
+// The Effect-native engine layers check effect's version before Effect's modules are linked (guarded-entry.mjs).
 for (const library of GUARDED) guardEntry(join(ROOT, "packages", library, "dist"))
+// The facade's package is one bundle with its own Effect: no effect peer (bundle-facade.mjs).
+await bundleFacade()
 
 console.log(`build-libs: ${LIBRARIES.length} libraries built to packages/*/dist`)

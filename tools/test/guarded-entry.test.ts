@@ -1,5 +1,5 @@
 /**
- * The facade package's published entry checks effect's version before Effect's modules are
+ * The Effect-native engine package's (@ridequote/compose) published entry checks effect's version before Effect's modules are
  * linked (tools/packaging/guarded-entry.mjs); the consumer matrix runs it on Effect 4. Here:
  * the names it re-exports are exactly tsc's, and what it cannot enumerate is refused.
  */
@@ -10,18 +10,18 @@ import { describe, expect, it } from "vitest"
 // @ts-expect-error: a plain .mjs build script without types
 import { guardedEntry, reexportedNames } from "../packaging/guarded-entry.mjs"
 
-const ENGINE_INDEX = join(import.meta.dirname, "..", "..", "packages", "engine", "src", "index.ts")
+const COMPOSE_INDEX = join(import.meta.dirname, "..", "..", "packages", "compose", "src", "index.ts")
 
 describe("the guarded entry", () => {
-  it("re-exports every value @ridequote/engine's index exports, and no type", () => {
-    const compiled = ts.transpileModule(readFileSync(ENGINE_INDEX, "utf8"), {
+  it("re-exports every value @ridequote/compose's index exports, and no type", () => {
+    const compiled = ts.transpileModule(readFileSync(COMPOSE_INDEX, "utf8"), {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false }
     }).outputText
     const names: Array<string> = reexportedNames(compiled)
-    expect(names).toContain("createRidequote")
-    expect(names).toContain("isRidequoteError")
+    expect(names).toContain("composeEngine")
     expect(names).toContain("MemoryEngineLive")
-    expect(names).not.toContain("Ridequote") // a type
+    expect(names).toContain("StorageAdapterMissing")
+    expect(names).not.toContain("RidequoteEngine") // a type
     expect(new Set(names).size).toBe(names.length)
   })
 

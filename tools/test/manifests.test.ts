@@ -51,6 +51,12 @@ interface Manifest {
 
 const isEffect = (name: string) => name === "effect" || name.startsWith("@effect/")
 
+/**
+ * Published as one bundle carrying its own Effect (tools/packaging/bundle-facade.mjs): the
+ * facade, whose callers never see Effect, installs beside any Effect or none.
+ */
+const BUNDLED = new Set(["@ridequote/engine"])
+
 describe("workspace manifests", () => {
   for (const dir of manifests) {
     const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest
@@ -74,7 +80,16 @@ describe("workspace manifests", () => {
       expect(Object.keys(notes).filter((name) => !declared.includes(name) || used.has(name))).toEqual([])
     })
 
-    if (manifest.private !== true) {
+    if (manifest.private !== true && BUNDLED.has(manifest.name)) {
+      it(`${manifest.name}: carries its own Effect: no dependency, no Effect peer, only optional peers`, () => {
+        expect(manifest.dependencies ?? {}).toEqual({})
+        expect(Object.keys(manifest.peerDependencies ?? {}).filter(isEffect)).toEqual([])
+        const optional = (manifest as { peerDependenciesMeta?: Record<string, { optional?: boolean }> }).peerDependenciesMeta ?? {}
+        expect(Object.keys(manifest.peerDependencies ?? {}).filter((name) => optional[name]?.optional !== true)).toEqual([])
+      })
+    }
+
+    if (manifest.private !== true && !BUNDLED.has(manifest.name)) {
       it(`${manifest.name}: Effect is a peer with a caret range, pinned only for the workspace`, () => {
         // One Effect instance in a consumer's process: the consumer's copy, never one of ours.
         expect(Object.keys(manifest.dependencies ?? {}).filter(isEffect)).toEqual([])

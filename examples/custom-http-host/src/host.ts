@@ -1,6 +1,6 @@
 /**
  * A team's own HTTP host: the ridequote API mounted next to a route of the team's own
- * (`GET /fleet/status`), on any engine of `@ridequote/engine`: `pnpm start` runs it on a
+ * (`GET /fleet/status`), on any engine of `@ridequote/compose`: `pnpm start` runs it on a
  * SQLite file (`SqliteEngineLive`), the test on the in-memory engine (`MemoryEngineLive`).
  *
  * `HttpHostLive` is the complete ridequote application (API, contract error bodies, request
@@ -9,8 +9,8 @@
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Accounts } from "@ridequote/core"
-import { MemoryEngineLive } from "@ridequote/engine"
-import type { EngineStartError, RidequoteEngine } from "@ridequote/engine"
+import { MemoryEngineLive } from "@ridequote/compose"
+import type { EngineStartError, RidequoteEngine } from "@ridequote/compose"
 import { HttpHostLive, rateLimitPerSecond } from "@ridequote/http"
 import { Effect, Layer } from "effect"
 

@@ -6,7 +6,7 @@ import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { HttpServer } from "@effect/platform"
 import { Layer } from "effect"
-import { SqliteEngineLive } from "@ridequote/engine"
+import { SqliteEngineLive } from "@ridequote/compose"
 import { answerClientErrors, markOddRequestLines, NODE_SERVER_OPTIONS } from "@ridequote/http/node"
 import { CustomHostOn } from "./host.js"
 

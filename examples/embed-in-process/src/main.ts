@@ -3,7 +3,7 @@
  * and prints each result. `SqliteEngineLive({ filename })` or `PostgresEngineLive({ url })`
  * from the same package run it on a database instead.
  */
-import { MemoryEngineLive } from "@ridequote/engine"
+import { MemoryEngineLive } from "@ridequote/compose"
 import { Console, DateTime, Effect } from "effect"
 import { walkthrough } from "./program.js"
 

@@ -1,4 +1,4 @@
-import { MemoryEngineLive } from "@ridequote/engine"
+import { MemoryEngineLive } from "@ridequote/compose"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { walkthrough } from "../src/program.js"

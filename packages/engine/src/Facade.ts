@@ -1,12 +1,12 @@
 /**
- * `createRidequote`: the engine for services that do not use Effect. Every method returns a
- * Promise of plain JSON-shaped values (the HTTP API's shapes) and rejects with a
- * `RidequoteError` carrying the contract's error body.
+ * The Promise facade over a built engine's runtime (`facadeOn`): every method of `Ridequote`
+ * runs core's own services (Accounts, Tokens, Quotes, the AuditLog port) on that runtime and
+ * answers plain JSON-shaped values, rejecting with a `RidequoteError`. Inputs are checked with
+ * core's schemas, results encoded with core's schemas.
  *
- * It is not a second implementation: the options choose a one-call engine
- * (`RidequoteEngineLive`), a `ManagedRuntime` builds it once, and each method runs core's own
- * services (Accounts, Tokens, Quotes, the AuditLog port) on that runtime. Inputs are checked
- * with core's schemas, results encoded with core's schemas.
+ * Not part of the published API: its argument is an Effect runtime, and the published
+ * `@ridequote/engine` carries an Effect of its own, which a caller's runtime is not made of.
+ * `createRidequote` (CreateRidequote.ts) builds the runtime; the tests pass one with TestClock.
  */
 import {
   Accounts,
@@ -36,13 +36,11 @@ import type {
   StorageUnavailable,
   VerifyError
 } from "@ridequote/core"
-import { Clock, DateTime, Duration, Effect, Either, Exit, ManagedRuntime, Redacted, Runtime } from "effect"
-import type { RidequoteEngine } from "./Compose.js"
-import { RidequoteEngineLive } from "./Engine.js"
-import { fromCause, RidequoteError, toRidequoteError } from "./FacadeErrors.js"
+import type { RidequoteEngine } from "@ridequote/compose"
+import { Clock, DateTime, Effect, Either, Exit, Redacted, Runtime } from "effect"
+import { fromCause, toRidequoteError } from "./FacadeErrors.js"
 import type {
   Account,
-  AccountStatus,
   AuditEntry,
   AuditPage,
   AuditQuery,
@@ -50,7 +48,6 @@ import type {
   CreatedAccount,
   IssuedToken,
   MarketSummary,
-  NewAccount,
   Quote,
   QuoteRequest,
   StatusChange,
@@ -68,125 +65,8 @@ import {
   NewAccountInput,
   SetStatusOptions
 } from "./internal/Inputs.js"
-import { OptionsInput } from "./internal/Options.js"
-import type { MarketsChoice, RoutesChoice } from "./Pricing.js"
-
-/** Options every SQL storage shares. */
-export interface SqlStorageOptions {
-  /** One fixed HS256 signing key (≥ 32 characters) instead of keys kept in the database. */
-  readonly jwtSecret?: string | undefined
-  /** Delete audit entries older than this many days; absent keeps them. */
-  readonly auditRetentionDays?: number | undefined
-  /**
-   * The key-encryption key sealing the signing keys in the database (32 random bytes in base64,
-   * from your secret store). Without it, the key is kept in `keyEncryptionKeyFile`.
-   */
-  readonly keyEncryptionKey?: string | undefined
-  /**
-   * Where the key-encryption key is kept when `keyEncryptionKey` is not given, created on first
-   * use (owner-only): default `key-encryption-key` beside the SQLite file, `./data/…` for
-   * PostgreSQL. Back it up apart from the database: a copy of the database alone mints nothing.
-   */
-  readonly keyEncryptionKeyFile?: string | undefined
-}
-
-/**
- * Where the state lives: `"memory"` (default; this process only, nothing kept after exit),
- * `{ sqlite: path }` (a file, created and migrated on start; needs `@ridequote/storage-sqlite`)
- * or `{ postgres: url }` (many processes on one database; needs `@ridequote/storage-postgres`).
- */
-export type StorageOption =
-  | "memory"
-  | ({ readonly sqlite: string } & SqlStorageOptions)
-  | (
-    & {
-      readonly postgres: string
-      /** Connections for queries, default 10. */
-      readonly poolSize?: number | undefined
-      /** Tables in this schema (created if missing), e.g. one per tenant or test run. */
-      readonly schema?: string | undefined
-    }
-    & SqlStorageOptions
-  )
-
-/** `createRidequote`'s options; every one has a default. */
-export interface RidequoteOptions {
-  /** Default `"memory"`. */
-  readonly storage?: StorageOption | undefined
-  /** Default `"shipped"`: the calibrated markets shipped with `@ridequote/markets`, the sample market elsewhere. */
-  readonly markets?: MarketsChoice | undefined
-  /** Default `"offline"`: routes estimated without network when a request sends no distance and duration. */
-  readonly routes?: RoutesChoice | undefined
-  /** How often revocations and account changes made by other processes are read (default 5, at most 60). */
-  readonly refreshIntervalSeconds?: number | undefined
-}
-
-/** Operator actions on accounts. */
-export interface RidequoteAccounts {
-  /** Creates an account; its API secret is in the answer only (only a hash is kept). */
-  readonly create: (input: NewAccount) => Promise<CreatedAccount>
-  /** One account; `result:not-found` when there is none with this id. */
-  readonly get: (accountId: string) => Promise<Account>
-  readonly list: () => Promise<ReadonlyArray<Account>>
-  /** Changes the status; with `revokeTokens` also revokes every token the account holds. */
-  readonly setStatus: (
-    accountId: string,
-    status: AccountStatus,
-    options?: { readonly revokeTokens?: boolean | undefined }
-  ) => Promise<StatusChange>
-  /** Lifetime of tokens issued from now on, 60 s to 366 days. */
-  readonly setTokenTtl: (accountId: string, seconds: number) => Promise<Account>
-  /** Prices another behavior alongside the default (shadow pricing, kept in the audit). */
-  readonly enableBehavior: (accountId: string, behavior: string) => Promise<Account>
-  /** The behavior whose recommendations quotes return. */
-  readonly setDefaultBehavior: (accountId: string, behavior: string) => Promise<Account>
-  /** A new secret for the same key; the old secret stops working at once. Shown only here. */
-  readonly rotateSecret: (accountId: string) => Promise<{ readonly apiKey: string; readonly apiSecret: string }>
-}
-
-/** Bearer tokens (HS256 JWTs), as `POST /v1/auth/token` and `/v1/auth/revoke` handle them. */
-export interface RidequoteTokens {
-  /** Exchanges an API key and secret for a token; the account must be Active. */
-  readonly issue: (apiKey: string, apiSecret: string) => Promise<IssuedToken>
-  /** Verifies a token (signature, issuer, expiry, revocation) and says whose it is. */
-  readonly verify: (token: string) => Promise<VerifiedToken>
-  /** Revokes one token of the caller's account; `{revoked: 0}` when it already was. */
-  readonly revoke: (caller: Caller, jti: string) => Promise<{ readonly revoked: number }>
-  /** Revokes every token of the caller's account issued until now. */
-  readonly revokeAll: (caller: Caller) => Promise<{ readonly revoked: number }>
-}
-
-/** The audit of quote requests, newest first. */
-export interface RidequoteAudit {
-  /** The caller's entries (one page: `limit`, default 50), as `GET /v1/audit/recent` answers. */
-  readonly recent: (caller: Caller, query?: AuditQuery) => Promise<ReadonlyArray<AuditEntry>>
-  /** The same with the cursor of the next page, when there is one. */
-  readonly page: (caller: Caller, query?: AuditQuery) => Promise<AuditPage>
-}
-
-/** A running engine. Call `close()` once done: it waits for calls in flight and flushes the audit. */
-export interface Ridequote {
-  /** Operator actions on accounts (the `ridequote accounts …` commands). */
-  readonly accounts: RidequoteAccounts
-  /** Issue, verify and revoke bearer tokens. */
-  readonly tokens: RidequoteTokens
-  /**
-   * Prices a ride for the caller and records the decision in the audit before answering;
-   * a refused request (invalid, blocked account, …) is audited too. `request` is the JSON of
-   * `POST /v1/quote`'s body.
-   */
-  readonly quote: (caller: Caller, request: QuoteRequest) => Promise<Quote>
-  /** Read the caller's audit back. */
-  readonly audit: RidequoteAudit
-  /**
-   * Every market the engine serves, with its area, clock and what each offer's prices rest on
-   * at `at` (an ISO 8601 instant; default now), as `GET /v1/markets` answers. A market that does
-   * not describe its coverage (an embedder's own, without `coverage`) is not listed.
-   */
-  readonly markets: (options?: { readonly at?: string | undefined }) => Promise<ReadonlyArray<MarketSummary>>
-  /** Stops the engine: later calls reject with `result:unavailable`. Idempotent. */
-  readonly close: () => Promise<void>
-}
+import type { Ridequote, RidequoteAccounts, RidequoteTokens } from "./Ridequote.js"
+import { RidequoteError } from "./RidequoteError.js"
 
 const encodeAccount = trustedEncoder(AccountSchema)
 const encodeIssuedToken = trustedEncoder(IssuedTokenSchema)
@@ -194,7 +74,6 @@ const encodeQuote = trustedEncoder(QuoteResponse)
 const encodeMarketSummary = trustedEncoder(MarketSummarySchema)
 const QUOTE_ENCODES_TO_ITSELF = !transforms(QuoteResponse.ast)
 
-const decodeOptions = decodeInput(OptionsInput, "the options")
 const decodeNewAccount = decodeInput(NewAccountInput, "the new account")
 const decodeAccountId = decodeInput(AccountIdInput, "the account id")
 const decodeStatus = decodeInput(AccountStatusInput, "the status")
@@ -208,52 +87,8 @@ const decodeMarketsQuery = decodeInput(MarketsQueryInput, "the markets query")
 const isoSeconds = (seconds: number): string => new Date(seconds * 1000).toISOString()
 
 /**
- * Starts an engine and resolves once it is ready (storage open and migrated, markets loaded).
- * Rejects with a `RidequoteError`: `result:invalid-request` for bad options, `result:unavailable`
- * when the storage cannot be reached, `result:internal` when a storage adapter is not installed
- * or a market model is invalid (the message says which).
- *
- * @example
- * ```ts
- * import { createRidequote, isRidequoteError } from "@ridequote/engine"
- *
- * const ridequote = await createRidequote({ storage: { sqlite: "./data/ridequote.db" } })
- * const { apiKey, apiSecret } = await ridequote.accounts.create({ name: "Acme Rides" })
- * const { token } = await ridequote.tokens.issue(apiKey, apiSecret)
- * try {
- *   const quote = await ridequote.quote({ token }, {
- *     pickup: { latitude: 40.758, longitude: -73.9855 },
- *     destination: { latitude: 40.6413, longitude: -73.7781 }
- *   })
- *   console.log(quote.market.id, quote.marketPrices["yellow-taxi/Standard"]?.p50)
- * } catch (error) {
- *   if (isRidequoteError(error)) console.error(error.body.code, error.body.message)
- * } finally {
- *   await ridequote.close()
- * }
- * ```
- */
-export const createRidequote = async (options: RidequoteOptions = {}): Promise<Ridequote> => {
-  const decoded = decodeOptions(options)
-  if (Either.isLeft(decoded)) throw toRidequoteError(decoded.left)
-  const { markets, refreshIntervalSeconds, routes, storage } = decoded.right
-  const managed = ManagedRuntime.make(RidequoteEngineLive({
-    storage,
-    markets,
-    routes,
-    refreshInterval: refreshIntervalSeconds === undefined ? undefined : Duration.seconds(refreshIntervalSeconds)
-  }))
-  const started = await Effect.runPromiseExit(managed.runtimeEffect)
-  if (Exit.isFailure(started)) {
-    await managed.dispose()
-    throw fromCause(started.cause)
-  }
-  return facadeOn(started.value, () => managed.dispose())
-}
-
-/**
- * The facade over a built engine's runtime; `dispose` closes it. Exposed for hosts that build
- * the engine themselves (for example with TestClock in tests).
+ * The facade over a built engine's runtime; `dispose` closes it. `createRidequote` uses it on the
+ * runtime it builds; the tests on one with TestClock.
  */
 export const facadeOn = (runtime: Runtime.Runtime<RidequoteEngine>, dispose: () => Promise<void>): Ridequote => {
   const services = Runtime.runSync(runtime)(

@@ -1,37 +1,13 @@
 /**
- * The facade's one error type. Every rejection of a `createRidequote` method is a
- * `RidequoteError` whose `body` is the error body the HTTP API would answer with
- * (`{code, message, details?, …}`), so a service can pass it on unchanged or switch on
- * `body.code`. The codes come from the error classes themselves (each of core's errors carries
+ * How a failure inside the engine becomes a `RidequoteError` (RidequoteError.ts): its body is
+ * the error body the HTTP API would answer with. The codes come from the error classes themselves (each of core's errors carries
  * its `code`): there is no second table here, and no HTTP status (`@ridequote/http` keeps those).
  */
+import { StorageAdapterMissing } from "@ridequote/compose"
 import { CoreErrors } from "@ridequote/core"
 import { Cause, Option, Schema } from "effect"
 import type { ErrorBody, ErrorCode } from "./FacadeTypes.js"
-import { StorageAdapterMissing } from "./Storage.js"
-
-/** A failed call of the facade: `body` is the contract's error body, `code` its code. */
-export class RidequoteError extends Error {
-  override readonly name = "RidequoteError"
-  /** The wire code (`result:…`), the same as `body.code`. */
-  readonly code: ErrorCode
-  /** The error body, discriminated by `code` (details of an invalid request, status of a blocked account, …). */
-  readonly body: ErrorBody
-
-  constructor(body: ErrorBody, options?: { readonly cause?: unknown }) {
-    super(body.message, options?.cause === undefined ? undefined : { cause: options.cause })
-    this.code = body.code
-    this.body = body
-  }
-
-  /** The body as JSON (what `JSON.stringify(error)` writes). */
-  toJSON(): ErrorBody {
-    return this.body
-  }
-}
-
-/** True for a rejection of the facade. */
-export const isRidequoteError = (u: unknown): u is RidequoteError => u instanceof RidequoteError
+import { isRidequoteError, RidequoteError } from "./RidequoteError.js"
 
 /** Every error class whose instances the facade turns into a body, by tag. */
 const errorClasses: ReadonlyMap<string, Schema.Schema<any, any>> = new Map<string, Schema.Schema<any, any>>(

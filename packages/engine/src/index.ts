@@ -1,37 +1,26 @@
 /**
- * @ridequote/engine — the ride-quote engine ready to run, two ways:
+ * @ridequote/engine — the ride-quote engine ready to run in your process, for any JavaScript:
+ * `createRidequote` starts it (in memory, on a SQLite file or on PostgreSQL, with the shipped
+ * markets and the offline route resolver unless told otherwise) and answers with Promises of
+ * plain JSON-shaped values, rejecting with `RidequoteError` (the HTTP contract's error body).
  *
- * - for Effect programs, one-call engines as layers: `MemoryEngineLive`, `SqliteEngineLive`,
- *   `PostgresEngineLive` (or `RidequoteEngineLive` with a storage choice), each with the
- *   shipped markets and the offline route resolver unless told otherwise;
- * - for everyone else, `createRidequote`: the same engine behind Promise methods and plain
- *   types, rejecting with `RidequoteError` (the HTTP contract's error body).
- *
- * The database adapters (`@ridequote/storage-sqlite`, `@ridequote/storage-postgres`) are
+ * The published package carries the Effect it runs on inside its own files (an esbuild bundle,
+ * tools/packaging/bundle-facade.mjs): it has no `effect` dependency or peer, so it installs
+ * beside any Effect, or none. Programs written with Effect 3 that want the engine's layers take
+ * `@ridequote/compose`. The SQLite driver (`libsql`) and the PostgreSQL client (`pg`) are
  * optional peer dependencies, loaded only when that storage is chosen. See docs/embedding.md.
  */
-export { composeEngine } from "./Compose.js"
-export type { EngineParts, RidequoteEngine } from "./Compose.js"
-export {
-  MemoryEngineLive,
-  PostgresEngineLive,
-  RidequoteEngineLive,
-  SqliteEngineLive
-} from "./Engine.js"
-export type { EngineOptions, EngineStartError, RidequoteEngineOptions } from "./Engine.js"
-export { MarketDataLive, marketsOptions, RoutesLive } from "./Pricing.js"
-export type { MarketsChoice, RoutesChoice } from "./Pricing.js"
-export { describeStorage, MemoryStorageLive, StorageAdapterMissing, StorageLive } from "./Storage.js"
-export type { PostgresChoice, SqliteChoice, SqlStorageChoice, StorageChoice, StorageStartError } from "./Storage.js"
-export { createRidequote, facadeOn } from "./Facade.js"
+export { createRidequote } from "./CreateRidequote.js"
 export type {
+  MarketsChoice,
   Ridequote,
   RidequoteAccounts,
   RidequoteAudit,
   RidequoteOptions,
   RidequoteTokens,
+  RoutesChoice,
   SqlStorageOptions,
   StorageOption
-} from "./Facade.js"
-export { isRidequoteError, RidequoteError } from "./FacadeErrors.js"
+} from "./Ridequote.js"
+export { isRidequoteError, RidequoteError } from "./RidequoteError.js"
 export type * from "./FacadeTypes.js"

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Accounts, AuditLog, Quotes, RequestId, Tokens } from "@ridequote/core"
-import { createRidequote, PostgresEngineLive } from "@ridequote/engine"
+import { PostgresEngineLive } from "@ridequote/compose"
+import { createRidequote } from "@ridequote/engine"
 import { adminQuery, POSTGRES_URL, postgresReachable } from "@ridequote/storage-postgres/testing"
 import { DateTime, Effect } from "effect"
 

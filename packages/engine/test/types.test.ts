@@ -4,6 +4,7 @@
  * exactly core's (checked both ways, and at run time).
  */
 import { describe, expect, it } from "@effect/vitest"
+import type * as Compose from "@ridequote/compose"
 import type * as Core from "@ridequote/core"
 import { ErrorCode as CoreErrorCode } from "@ridequote/core"
 import type {
@@ -12,10 +13,12 @@ import type {
   ErrorBody,
   ErrorCode,
   IssuedToken,
+  MarketsChoice,
   MarketSummary,
   Quote,
   QuoteRequest,
-  RidequoteOptions
+  RidequoteOptions,
+  RoutesChoice
 } from "@ridequote/engine"
 
 /** Compiles only when `A` is assignable to `B`. */
@@ -40,6 +43,16 @@ describe("the facade's plain types", () => {
     // The options name no Effect type: a plain object literal is enough.
     const options: RidequoteOptions = { storage: { sqlite: "./data/ridequote.db" }, markets: "shipped", routes: "offline" }
     expect(options.storage).toBeDefined()
+  })
+
+  it("choose markets and routes exactly as @ridequote/compose's engines do (the published types restate them)", () => {
+    assignable<MarketsChoice, Compose.MarketsChoice>(true)
+    assignable<Compose.MarketsChoice, MarketsChoice>(true)
+    assignable<RoutesChoice, Compose.RoutesChoice>(true)
+    assignable<Compose.RoutesChoice, RoutesChoice>(true)
+    // Every storage option is a storage choice of the engines.
+    assignable<NonNullable<RidequoteOptions["storage"]>, Compose.StorageChoice>(true)
+    expect(true).toBe(true)
   })
 
   it("list exactly core's error codes", () => {

@@ -14,6 +14,7 @@ export { MarketsLive } from "./internal/MarketsLive.js"
 export {
   bucketCount,
   invalid,
+  MarketModelInvalid,
   MODEL_FORMAT,
   MODEL_VERSION,
   parseModel,

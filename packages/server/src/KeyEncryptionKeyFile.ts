@@ -3,7 +3,7 @@
  * named by `RIDEQUOTE_KEY_ENCRYPTION_KEY_FILE`, by default `key-encryption-key` beside the SQLite
  * database (`./data/key-encryption-key` for a PostgreSQL URL). Reading, creating (0600) and
  * refusing a file others may read is `@ridequote/storage-sql`'s `keyEncryptionKeyFromFile`, which
- * `@ridequote/engine` uses too (docs/security.md, "Signing keys at rest").
+ * `@ridequote/compose` (and so the engine) uses too (docs/security.md, "Signing keys at rest").
  */
 import { dirname, join } from "node:path"
 import { KEY_ENCRYPTION_KEY_FILE_NAME, keyEncryptionKeyFromFile as readKeyFile } from "@ridequote/storage-sql"

@@ -13,7 +13,7 @@
  * queue. Storage is therefore built first (innermost `provideMerge`), the HTTP server last.
  */
 import { Context, Duration, Effect, Layer } from "effect"
-import { composeEngine } from "@ridequote/engine/compose"
+import { composeEngine } from "@ridequote/compose"
 import { rateLimitPerSecond } from "@ridequote/http"
 import { NodeHostLive } from "@ridequote/http/node"
 import { describeMarkets, MarketsLive } from "@ridequote/markets"
@@ -30,7 +30,7 @@ import { StorageLive } from "./Storage.js"
 const MarketDataLive = (settings: ServeSettings) => MarketsLive(settings.markets)
 
 export const ServeLive = (settings: ServeSettings) => {
-  // The engine as embedders build it (@ridequote/engine), on the storage, markets and routes
+  // The engine as embedders build it (@ridequote/compose), on the storage, markets and routes
   // the settings choose. It provides the storage ports too: the HTTP host pages the audit and
   // checks health through them.
   const core = composeEngine(

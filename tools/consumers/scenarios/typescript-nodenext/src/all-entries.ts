@@ -14,6 +14,8 @@ import * as StorageSqlTesting from "@ridequote/storage-sql/testing"
 import * as StorageSqlite from "@ridequote/storage-sqlite"
 import * as StoragePostgres from "@ridequote/storage-postgres"
 import * as StoragePostgresTesting from "@ridequote/storage-postgres/testing"
+import * as Compose from "@ridequote/compose"
+import * as Engine from "@ridequote/engine"
 import { Effect, Layer } from "effect"
 
 const request: Core.QuoteRequest = {
@@ -47,5 +49,24 @@ export const used = [
   StorageSql,
   StorageSqlTesting,
   StoragePostgres,
-  StoragePostgresTesting
+  StoragePostgresTesting,
+  Compose.composeEngine,
+  Compose.MemoryEngineLive,
+  Engine.createRidequote,
+  Engine.isRidequoteError
 ]
+
+// The one-call engine of @ridequote/compose provides core's services on the program's own Effect.
+export const onCompose = Effect.gen(function*() {
+  const accounts = yield* Core.Accounts
+  return (yield* accounts.list).length
+}).pipe(Effect.provide(Compose.MemoryEngineLive({ markets: "sample" })))
+
+// The facade's options and answers are plain types.
+export const facadeOptions: Engine.RidequoteOptions = { storage: { sqlite: "./data/ridequote.db" }, markets: "shipped" }
+export const firstQuote = async (): Promise<Engine.Quote> => {
+  const rq = await Engine.createRidequote(facadeOptions)
+  const { apiKey, apiSecret } = await rq.accounts.create({ name: "Typed" })
+  const { token } = await rq.tokens.issue(apiKey, apiSecret)
+  return rq.quote({ token }, { pickup: { latitude: 40.758, longitude: -73.9855 }, destination: { latitude: 40.6413, longitude: -73.7781 } })
+}

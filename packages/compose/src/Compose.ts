@@ -1,7 +1,6 @@
 /**
- * Assembling an engine from its parts, on its own so that a program which brings its own
- * storage (the `ridequote` server) loads nothing else of this package: no storage choice, no
- * facade (`@ridequote/engine/compose`).
+ * Assembling an engine from its parts: the storage, the markets and the route resolver as
+ * layers. A program which brings its own storage (the `ridequote` server) uses this alone.
  */
 import type { EngineConfig, EngineServices, MarketData, RouteResolver, StoragePorts, StorageUnavailable } from "@ridequote/core"
 import { makeEngineLive, Randomness, RandomnessLive } from "@ridequote/core"

@@ -64,7 +64,7 @@ export const MemoryEngineLive = (options: EngineOptions = {}): Layer.Layer<Rideq
  * @example
  * ```ts
  * import { Accounts } from "@ridequote/core"
- * import { SqliteEngineLive } from "@ridequote/engine"
+ * import { SqliteEngineLive } from "@ridequote/compose"
  * import { Effect } from "effect"
  *
  * const program = Effect.gen(function*() {

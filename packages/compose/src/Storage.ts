@@ -80,20 +80,46 @@ export class KeyEncryptionKeyRefused extends Schema.TaggedError<KeyEncryptionKey
   message: Schema.String
 }) {}
 
-/** Imports an adapter package; failing to (not installed, or its native module does not load) is StorageAdapterMissing. */
+/**
+ * The package a failed import names as missing (Node's `Cannot find package 'pg' imported from …`,
+ * `Cannot find module 'libsql'`), when it is a package rather than a file.
+ */
+export const missingPackage = (cause: unknown): string | undefined => {
+  const message = cause instanceof Error ? cause.message : String(cause)
+  const name = /Cannot find (?:package|module) '([^']+)'/.exec(message)?.[1]
+  return name === undefined || name.startsWith(".") || name.startsWith("/") || /^[A-Za-z]:[\\/]/.test(name) ? undefined : name
+}
+
+/**
+ * Imports an adapter package; failing to (not installed, its driver not installed, or its native
+ * module does not load) is StorageAdapterMissing, naming the package to install: the one the
+ * failure names as missing when it names one (the adapter itself, or the driver it needs, e.g.
+ * `libsql` or `pg` for `@ridequote/engine`, which carries the adapters but not the drivers),
+ * else `adapter`.
+ */
 export const loadAdapter = <M>(adapter: string, importer: () => Promise<M>): Effect.Effect<M, StorageAdapterMissing> =>
   Effect.tryPromise({
     try: importer,
-    catch: (cause) =>
-      new StorageAdapterMissing({
-        adapter,
-        message: `this storage needs ${adapter}, which could not be loaded (install it next to @ridequote/engine: ` +
-          `npm install ${adapter}): ${cause instanceof Error ? cause.message : String(cause)}`
+    catch: (cause) => {
+      const missing = missingPackage(cause) ?? adapter
+      return new StorageAdapterMissing({
+        adapter: missing,
+        message: `this storage needs ${missing}, which could not be loaded (install it: npm install ${missing}): ` +
+          (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]
       })
+    }
   })
 
-/** The adapters, imported on first use (a bundler keeps each in a chunk of its own). */
-export const loadSqliteAdapter = loadAdapter("@ridequote/storage-sqlite", () => import("@ridequote/storage-sqlite"))
+/**
+ * The adapters, imported on first use (a bundler keeps each in a chunk of its own). The SQLite
+ * driver (`libsql`) is required by the adapter only when a database opens: it is resolved here,
+ * so that a missing driver is reported at start as what it is.
+ */
+export const loadSqliteAdapter = loadAdapter("@ridequote/storage-sqlite", async () => {
+  const adapter = await import("@ridequote/storage-sqlite")
+  adapter.driverPath()
+  return adapter
+})
 export const loadPostgresAdapter = loadAdapter("@ridequote/storage-postgres", () => import("@ridequote/storage-postgres"))
 
 const redacted = (value: string | Redacted.Redacted<string>): Redacted.Redacted<string> =>

@@ -1,18 +1,20 @@
 /**
  * The one-call engines as Effect layers: in memory, and on a SQLite file in a temporary
- * folder (state kept across a restart). Also: the facade on a runtime of one's own
- * (TestClock: a token expires without waiting), and the storage adapters are never imported
- * statically (a memory-only user installs neither).
+ * folder (state kept across a restart). Also: the storage adapters are never imported
+ * statically (a memory-only user installs neither), and a missing one is named.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Accounts, AuditLog, Quotes, RandomnessSeeded, RequestId, Tokens } from "@ridequote/core"
-import type { RidequoteEngine } from "@ridequote/engine"
-import { facadeOn, MemoryEngineLive, SqliteEngineLive, StorageAdapterMissing } from "@ridequote/engine"
-import { DateTime, Effect, Exit, Layer, TestClock } from "effect"
+import { MemoryEngineLive, SqliteEngineLive, StorageAdapterMissing } from "@ridequote/compose"
+import { DateTime, Effect, Exit, Layer } from "effect"
+import { createRequire } from "node:module"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { loadAdapter } from "../src/Storage.js"
+import { loadAdapter, missingPackage } from "../src/Storage.js"
+
+/** An import the compiler does not resolve (the specifier is a variable). */
+const importAny = (specifier: string): Promise<unknown> => import(/* @vite-ignore */ specifier)
 
 const timesSquareToJfk = {
   pickup: { latitude: 40.758, longitude: -73.9855 },
@@ -126,43 +128,6 @@ describe("SqliteEngineLive", () => {
       expect(exit).toMatchObject({ _tag: "Failure" })
       expect(String(Exit.isFailure(exit) ? exit.cause : "")).toMatch(/may be read by others/)
     }).pipe(Effect.scoped))
-
-  it.effect("the facade on SQLite: the same walkthrough through createRidequote's storage option", () =>
-    Effect.gen(function*() {
-      const dir = mkdtempSync(join(tmpdir(), "ridequote-facade-"))
-      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
-      const { createRidequote } = yield* Effect.promise(() => import("@ridequote/engine"))
-      const filename = join(dir, "facade.db")
-      const result = yield* Effect.promise(async () => {
-        const rq = await createRidequote({ storage: { sqlite: filename } })
-        const created = await rq.accounts.create({ name: "On a file" })
-        const issued = await rq.tokens.issue(created.apiKey, created.apiSecret)
-        const quote = await rq.quote({ token: issued.token }, timesSquareToJfk)
-        await rq.close()
-        // Reopened: the audit entry is there.
-        const reopened = await createRidequote({ storage: { sqlite: filename } })
-        const entries = await reopened.audit.recent({ accountId: created.account.id })
-        await reopened.close()
-        return { quote, entries }
-      })
-      expect(result.entries.map((e) => e.requestId)).toEqual([result.quote.requestId])
-    }).pipe(Effect.scoped))
-})
-
-describe("the facade on a runtime of one's own", () => {
-  it.scoped("a token issued now is refused as expired once the TestClock passes its TTL (no waiting)", () =>
-    Effect.gen(function*() {
-      const runtime = yield* Layer.toRuntime(MemoryEngineLive({ markets: "sample" }))
-      // The test's own services (TestClock among them) on top of the engine's context.
-      const withTestClock = yield* Effect.runtime<RidequoteEngine>().pipe(Effect.provide(Layer.succeedContext(runtime.context)))
-      const rq = facadeOn(withTestClock, () => Promise.resolve())
-      const created = yield* Effect.promise(() => rq.accounts.create({ name: "Short-lived", tokenTtlSeconds: 60 }))
-      const issued = yield* Effect.promise(() => rq.tokens.issue(created.apiKey, created.apiSecret))
-      expect(issued.expiresAt).toBe(new Date(60_000).toISOString())
-      yield* TestClock.adjust("61 seconds")
-      const error = yield* Effect.promise(() => rq.tokens.verify(issued.token).then(() => undefined, (e: unknown) => e))
-      expect(error).toMatchObject({ code: "result:token-expired" })
-    }))
 })
 
 describe("storage adapters", () => {
@@ -173,6 +138,25 @@ describe("storage adapters", () => {
       expect(error).toBeInstanceOf(StorageAdapterMissing)
       expect(error.code).toBe("result:internal")
       expect(error.message).toContain(`npm install ${missing}`)
+      expect(error.adapter).toBe(missing)
+    }))
+
+  it.effect("an adapter whose driver is not installed names the driver (what @ridequote/engine, which carries the adapters, needs)", () =>
+    Effect.gen(function*() {
+      // Node's own failures: an ES import and a require of packages that are not installed.
+      const byImport = yield* Effect.flip(loadAdapter("@ridequote/storage-postgres", () => importAny("pg-not-installed")))
+      expect(byImport.adapter).toBe("pg-not-installed")
+      expect(byImport.message).toContain("npm install pg-not-installed")
+      const byRequire = yield* Effect.flip(
+        loadAdapter("@ridequote/storage-sqlite", async () => createRequire(import.meta.url).resolve("libsql-not-installed"))
+      )
+      expect(byRequire.adapter).toBe("libsql-not-installed")
+      expect(byRequire.message).not.toContain("Require stack")
+      // A missing file is not a package to install: the adapter is named.
+      const byFile = yield* Effect.flip(loadAdapter("@ridequote/storage-sqlite", () => importAny("./not-a-file.js")))
+      expect(byFile.adapter).toBe("@ridequote/storage-sqlite")
+      expect(missingPackage(new Error("Cannot find module '/abs/worker.cjs'"))).toBeUndefined()
+      expect(missingPackage(new Error("Cannot find package '@scope/name' imported from /x.js"))).toBe("@scope/name")
     }))
 
   it("are imported only when chosen: no static import of @ridequote/storage-* anywhere in the package", () => {

@@ -29,6 +29,20 @@ export const MarketOffer = Schema.Struct({
 }).annotations({ identifier: "MarketOffer" })
 export type MarketOffer = typeof MarketOffer.Type
 
+/**
+ * An airport a market serves, as a caller names it: its IATA code, its name and a reference
+ * point among its terminals. A trip is "at" the airport when its pickup or destination lies in
+ * the zone the market's rules draw around the terminals (docs/airports.md); the point is where
+ * that zone is, not its extent.
+ */
+export const MarketAirport = Schema.Struct({
+  iata: Schema.String.pipe(Schema.pattern(/^[A-Z]{3}$/)).annotations({ description: "IATA airport code" }),
+  name: Schema.String,
+  latitude: Latitude,
+  longitude: Longitude
+}).annotations({ identifier: "MarketAirport", description: "An airport of the market: IATA code, name, a reference point among its terminals" })
+export type MarketAirport = typeof MarketAirport.Type
+
 /** A market served by the deployment, and the basis of its offers at a moment. */
 export const MarketSummary = Schema.Struct({
   id: MarketId,
@@ -40,6 +54,12 @@ export const MarketSummary = Schema.Struct({
     description: "IANA time zone of the market's clock; `solar` for the sample market (each place's solar offset)"
   }),
   area: CoverageBox,
+  /** The market's airports; empty where it names none. */
+  airports: Schema.Array(MarketAirport),
+  reachKm: Schema.optional(Schema.Number.annotations({
+    description: "How far (km) beyond the area (and the airport zones it serves) a destination may lie; a trip going " +
+      "farther is refused with 422 result:market-not-served (reason destination-beyond-reach). Absent: no limit"
+  })),
   offers: Schema.Array(MarketOffer)
 }).annotations({
   identifier: "MarketSummary",
@@ -61,6 +81,8 @@ export const marketSummary = (market: Market, at: DateTime.Utc): MarketSummary |
     currency: market.currency,
     timeZone: coverage.timeZone,
     area: coverage.area,
+    airports: coverage.airports ?? [],
+    ...(market.reach === undefined ? {} : { reachKm: market.reach.km }),
     offers: coverage.offers(at).map((offer) => ({
       key: `${offer.provider}/${offer.serviceLevel}`,
       provider: offer.provider,

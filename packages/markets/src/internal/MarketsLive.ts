@@ -13,8 +13,8 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import { Effect, Either, Layer } from "effect"
 import type { DateTime } from "effect"
 import { MarketData, marketNotServed, sampleMarket } from "@ridequote/core"
-import type { Coordinates, Market, NearestMarket, Trip } from "@ridequote/core"
-import { boxOf, contains, distanceKmToArea, extent } from "./Area.js"
+import type { Coordinates, Market, MarketAirport, MarketReach, NearestMarket, Trip } from "@ridequote/core"
+import { boxOf, contains, distanceKmToArea, distanceKmToBox, extent } from "./Area.js"
 import { calibratedMarket } from "./CalibratedMarket.js"
 import type { CalibratedMarket } from "./CalibratedMarket.js"
 import { invalid, parseJson, parseModelJson } from "./ModelFile.js"
@@ -25,6 +25,7 @@ import { zoneBoxes } from "./tariff/Zones.js"
 import type { DefinedMarket } from "./tariff/TariffMarket.js"
 import type { MarketTariffs } from "./tariff/MarketTariffs.js"
 import { decodeTariffJson, flatFaresOnly, isTariffJson } from "./tariff/TariffFile.js"
+import type { Airport } from "./tariff/TariffFile.js"
 import type { TariffDocument } from "./tariff/TariffFile.js"
 
 /** Which markets `MarketsLive` serves; `marketsSelection` builds it from the command-line options. */
@@ -160,13 +161,57 @@ export const joinMarkets = (
   })
 
 /**
- * A served market (fitted, or defined by its tariff) with a `coverage` for listings (`GET /v1/markets`): its own when it has
- * one; else its model's area (bounding box) and time zone, and each offer's basis at a moment
- * as the market publishes it for a plain trip at its centre then (the regime in force; a
- * special fare between zones does not apply to such a trip).
+ * How far beyond its area a market's trips may go, unless its tariff file says otherwise
+ * (`define.reachKm`): 150 km. An airport an hour from its city lies well inside it (the farthest
+ * of ACI's fifty busiest from its city's centre, Narita, Kuala Lumpur, Istanbul or Denver, is
+ * 40–65 km by road and less from the city's area), and so does a day's ride to the next town
+ * (New York to Philadelphia, 130 km from Manhattan, about 100 km from the NYC area's edge);
+ * another city's airport across a border or another continent is not. A taxi meter prices such
+ * long rides by its rule all the same; beyond that, a price from a city's tariff would be a
+ * guess (docs/airports.md, "Reach").
+ */
+export const DEFAULT_REACH_KM = 150
+
+/** The boxes a market serves pickups in: its area's box, and a defined market's zones beyond it (SFO). */
+const servedBoxes = (m: ServedMarket): ReadonlyArray<ReturnType<typeof boxOf>> =>
+  "model" in m
+    ? [boxOf(m.model.area)]
+    : [boxOf(m.area), ...(m.document.define?.alsoServes ?? []).flatMap((zone) => zoneBoxes(m.document.zones, zone))]
+
+/** A market's reach: `reachKm` (or the default) beyond the boxes it serves pickups in. */
+export const reachOfMarket = (m: ServedMarket): MarketReach => {
+  const boxes = servedBoxes(m)
+  const km = ("model" in m ? undefined : m.document.define?.reachKm) ?? DEFAULT_REACH_KM
+  return {
+    km,
+    distanceKm: (p) => {
+      let nearest = Number.POSITIVE_INFINITY
+      for (const box of boxes) {
+        const d = distanceKmToBox(box, p)
+        if (d === 0) return 0
+        if (d < nearest) nearest = d
+      }
+      return nearest
+    }
+  }
+}
+
+/** The airports a market's tariff file lists, as callers name them (no zone: that is the file's own business). */
+export const airportsOfMarket = (m: ServedMarket): ReadonlyArray<MarketAirport> => {
+  const listed: ReadonlyArray<Airport> = ("model" in m ? m.tariffs?.document.airports : m.document.airports) ?? []
+  return listed.map(({ iata, latitude, longitude, name }) => ({ iata, name, latitude, longitude }))
+}
+
+/**
+ * A served market (fitted, or defined by its tariff) with a `coverage` for listings (`GET
+ * /v1/markets`): its own when it has one; else its model's area (bounding box) and time zone,
+ * its airports, and each offer's basis at a moment as the market publishes it for a plain trip
+ * at its centre then (the regime in force; a special fare between zones does not apply to such
+ * a trip). And its `reach`: how far its trips may go.
  */
 const withCoverage = <M extends ServedMarket>(market: M): M => {
-  if (market.coverage !== undefined) return market
+  const reach = market.reach ?? reachOfMarket(market)
+  if (market.coverage !== undefined) return { ...market, reach }
   const area = boxOf(areaOf(market))
   const centre = { latitude: (area.south + area.north) / 2, longitude: (area.west + area.east) / 2 }
   const plainTrip = (at: DateTime.Utc): Trip => ({
@@ -181,9 +226,11 @@ const withCoverage = <M extends ServedMarket>(market: M): M => {
   })
   return {
     ...market,
+    reach,
     coverage: {
       area,
       timeZone: "model" in market ? market.model.timeZone : market.timeZone,
+      airports: airportsOfMarket(market),
       offers: (at) => {
         const trip = plainTrip(at)
         const offered = market.offers(trip).map(({ provider, serviceLevel, source }) => ({ provider, serviceLevel, source: source ?? {} }))
@@ -194,12 +241,6 @@ const withCoverage = <M extends ServedMarket>(market: M): M => {
     }
   }
 }
-
-/** Where a market can serve a pickup: its area's box, and a defined market's zones beyond it (SFO). */
-const reachOf = (m: ServedMarket): ReadonlyArray<ReturnType<typeof boxOf>> =>
-  "model" in m
-    ? [boxOf(m.model.area)]
-    : [boxOf(m.area), ...(m.document.define?.alsoServes ?? []).flatMap((zone) => zoneBoxes(m.document.zones, zone))]
 
 /** A 1° cell of the globe, as a number (361 columns: longitude 180 is a column of its own). */
 const cellOf = (latitude: number, longitude: number): number => Math.floor(latitude + 90) * 361 + Math.floor(longitude + 180)
@@ -214,7 +255,7 @@ export const marketFinder = (ordered: ReadonlyArray<ServedMarket>): ((p: Coordin
   const cells = new Map<number, Array<ServedMarket>>()
   for (const m of ordered) {
     const listed = new Set<number>()
-    for (const box of reachOf(m)) {
+    for (const box of servedBoxes(m)) {
       for (let lat = Math.floor(box.south); lat <= Math.floor(box.north); lat++) {
         for (let lon = Math.floor(box.west); lon <= Math.floor(box.east); lon++) {
           const cell = cellOf(lat, lon)

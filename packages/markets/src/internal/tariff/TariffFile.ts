@@ -284,7 +284,13 @@ export const MarketDefinition = Schema.Struct({
    * Zones of this file outside `area` whose pickups the market also serves: an airport beyond
    * the city limits whose rule the tariff states (SFO's pick-up fee, Berlin's BER stage).
    */
-  alsoServes: Schema.optionalWith(Schema.Array(ZoneName), { default: () => [] })
+  alsoServes: Schema.optionalWith(Schema.Array(ZoneName), { default: () => [] }),
+  /**
+   * How far (km) beyond the area and the zones it also serves a trip's destination may lie
+   * (default `DEFAULT_REACH_KM`, 150): a destination farther away is refused as not served
+   * (docs/airports.md, "Reach").
+   */
+  reachKm: Schema.optional(Positive)
 })
 
 /**

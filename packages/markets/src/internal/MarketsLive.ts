@@ -101,7 +101,20 @@ export const loadMarketModels = (
 export type ServedMarket = CalibratedMarket | DefinedMarket
 
 const areaOf = (m: ServedMarket): Area => ("model" in m ? m.model.area : m.area)
-const servesPoint = (m: ServedMarket, p: Coordinates): boolean => ("model" in m ? contains(m.model.area, p) : m.serves(p))
+/**
+ * A fitted market serves pickups in its model's area and at the airports its tariff file lists
+ * (their zones): Boston's records are of the city, but its rules price Logan (a defined market
+ * says so with `define.alsoServes`).
+ */
+const servesPoint = (m: ServedMarket, p: Coordinates): boolean =>
+  "model" in m ? contains(m.model.area, p) || airportZoneAt(m, p) : m.serves(p)
+
+const airportZoneAt = (m: CalibratedMarket, p: Coordinates): boolean => {
+  const tariffs = m.tariffs
+  if (tariffs === undefined || tariffs.document.airports.length === 0) return false
+  const zones = tariffs.locate(p)
+  return tariffs.document.airports.some((a) => zones.has(a.zone))
+}
 
 /** A file of a markets folder, decoded by its `format`. */
 type MarketFile =
@@ -172,10 +185,10 @@ export const joinMarkets = (
  */
 export const DEFAULT_REACH_KM = 150
 
-/** The boxes a market serves pickups in: its area's box, and a defined market's zones beyond it (SFO). */
+/** The boxes a market serves pickups in: its area's box, and the zones beyond it (a defined market's alsoServes: SFO; a fitted market's airports: Logan). */
 const servedBoxes = (m: ServedMarket): ReadonlyArray<ReturnType<typeof boxOf>> =>
   "model" in m
-    ? [boxOf(m.model.area)]
+    ? [boxOf(m.model.area), ...(m.tariffs?.document.airports ?? []).flatMap((a) => zoneBoxes(m.tariffs?.document.zones ?? {}, a.zone))]
     : [boxOf(m.area), ...(m.document.define?.alsoServes ?? []).flatMap((zone) => zoneBoxes(m.document.zones, zone))]
 
 /** A market's reach: `reachKm` (or the default) beyond the boxes it serves pickups in. */

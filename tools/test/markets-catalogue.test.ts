@@ -16,9 +16,7 @@ describe("the market catalogue", () => {
   })
 
   it("reads the rules at the date given, and the same date gives the same output", async () => {
-    const { render } = (await import(`../markets/catalogue.mjs`)) as {
-      render: (o: { at?: string }) => { date: string; markdown: string; svg: string }
-    }
+    const { render } = await import("../markets/catalogue.mjs")
     const older = render({ at: "2024-01-01" })
     expect(older.date).toBe("2024-01-01")
     expect(older.markdown).toContain("Rules in force on **2024-01-01**")

@@ -20,13 +20,14 @@ import type { CalibratedMarket } from "./CalibratedMarket.js"
 import { invalid, parseJson, parseModelJson } from "./ModelFile.js"
 import type { Area, MarketModel, MarketModelInvalid } from "./ModelFile.js"
 import { marketTariffs } from "./tariff/MarketTariffs.js"
-import { definedMarket } from "./tariff/TariffMarket.js"
+import { definedMarket, lazyDefinedMarket } from "./tariff/TariffMarket.js"
 import { zoneBoxes } from "./tariff/Zones.js"
 import type { DefinedMarket } from "./tariff/TariffMarket.js"
 import type { MarketTariffs } from "./tariff/MarketTariffs.js"
-import { decodeTariffJson, flatFaresOnly, isTariffJson } from "./tariff/TariffFile.js"
+import { decodeTariffHead, decodeTariffJson, flatFaresOnly, isTariffJson } from "./tariff/TariffFile.js"
+import { SHIPPED_MARKETS_DIR } from "./Shipped.js"
 import type { Airport } from "./tariff/TariffFile.js"
-import type { TariffDocument } from "./tariff/TariffFile.js"
+import type { TariffDocument, TariffHead } from "./tariff/TariffFile.js"
 
 /** Which markets `MarketsLive` serves; `marketsSelection` builds it from the command-line options. */
 export interface MarketsOptions {
@@ -43,7 +44,16 @@ export interface MarketsOptions {
  * Any bad file fails the whole load.
  */
 export const loadMarketModels = (
-  dir: string
+  dir: string,
+  options: {
+    /**
+     * Decode a tariff-defined market's rules when a trip or a listing first needs them, its
+     * head (area, clock, zones, airports) at once: for a folder whose files are known good (the
+     * shipped one, which the tests decode in full), so that fifty cities cost the start-up
+     * their heads only. A file that fails to decode then is a defect, not a refusal at load.
+     */
+    readonly rulesOnFirstUse?: boolean
+  } = {}
 ): Effect.Effect<ReadonlyArray<ServedMarket>, MarketModelInvalid, FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
@@ -55,16 +65,26 @@ export const loadMarketModels = (
       const path = `${dir.replace(/\/+$/, "")}/${name}`
       return fs.readFileString(path).pipe(
         Effect.mapError((e) => invalid(path, `cannot read (${e.message})`)),
-        Effect.flatMap((text) => parseMarketFile(path, text))
+        Effect.flatMap((text) => parseMarketFile(path, text, options.rulesOnFirstUse === true))
       )
     })
     const models = documents.flatMap((d) => (d.kind === "model" ? [d] : []))
-    const tariffDocs = documents.flatMap((d) => (d.kind === "tariff" ? [d] : []))
+    const tariffDocs = documents.flatMap((d) => (d.kind === "tariff" || d.kind === "head" ? [d] : []))
     const tariffsOf = new Map<string, MarketTariffs>()
     const defined: Array<{ readonly path: string; readonly market: DefinedMarket }> = []
     for (const t of tariffDocs) {
-      if (tariffsOf.has(t.tariff.market) || defined.some((d) => d.market.id === t.tariff.market)) {
-        return yield* invalid(t.path, `a second tariff file for market "${t.tariff.market}"`)
+      const id = t.kind === "head" ? t.head.market : t.tariff.market
+      if (tariffsOf.has(id) || defined.some((d) => d.market.id === id)) {
+        return yield* invalid(t.path, `a second tariff file for market "${id}"`)
+      }
+      if (t.kind === "head") {
+        if (models.some((m) => m.model.id === id)) return yield* invalid(t.path, `defines market "${id}", which a model in the folder already is`)
+        const { json, path } = t
+        defined.push({
+          path,
+          market: lazyDefinedMarket(t.head, () => Either.getOrThrowWith(decodeTariffJson(path, json), (e) => new Error(e.message)))
+        })
+        continue
       }
       const own = definedMarket(t.tariff)
       if (own !== undefined) {
@@ -116,14 +136,22 @@ const airportZoneAt = (m: CalibratedMarket, p: Coordinates): boolean => {
   return tariffs.document.airports.some((a) => zones.has(a.zone))
 }
 
-/** A file of a markets folder, decoded by its `format`. */
+/** A file of a markets folder, decoded by its `format` (a tariff defining its market: its head alone, when asked). */
 type MarketFile =
   | { readonly kind: "model"; readonly path: string; readonly model: MarketModel }
   | { readonly kind: "tariff"; readonly path: string; readonly tariff: TariffDocument }
+  | { readonly kind: "head"; readonly path: string; readonly head: TariffHead; readonly json: unknown }
 
-const parseMarketFile = (path: string, text: string): Either.Either<MarketFile, MarketModelInvalid> =>
+const definesMarket = (json: unknown): boolean => typeof json === "object" && json !== null && "define" in json
+
+const parseMarketFile = (path: string, text: string, headOnly: boolean): Either.Either<MarketFile, MarketModelInvalid> =>
   parseJson(text, (reason) => invalid(path, reason)).pipe(Either.flatMap((json): Either.Either<MarketFile, MarketModelInvalid> =>
-    isTariffJson(json)
+    isTariffJson(json) && headOnly && definesMarket(json)
+      ? decodeTariffHead(path, json).pipe(
+        Either.map((head) => ({ kind: "head" as const, path, head, json })),
+        Either.mapLeft((e) => invalid(path, e.message))
+      )
+      : isTariffJson(json)
       ? decodeTariffJson(path, json).pipe(
         Either.map((tariff) => ({ kind: "tariff" as const, path, tariff })),
         Either.mapLeft((e) => invalid(path, e.message))
@@ -189,12 +217,12 @@ export const DEFAULT_REACH_KM = 150
 const servedBoxes = (m: ServedMarket): ReadonlyArray<ReturnType<typeof boxOf>> =>
   "model" in m
     ? [boxOf(m.model.area), ...(m.tariffs?.document.airports ?? []).flatMap((a) => zoneBoxes(m.tariffs?.document.zones ?? {}, a.zone))]
-    : [boxOf(m.area), ...(m.document.define?.alsoServes ?? []).flatMap((zone) => zoneBoxes(m.document.zones, zone))]
+    : [boxOf(m.area), ...m.head.define.alsoServes.flatMap((zone) => zoneBoxes(m.head.zones, zone))]
 
 /** A market's reach: `reachKm` (or the default) beyond the boxes it serves pickups in. */
 export const reachOfMarket = (m: ServedMarket): MarketReach => {
   const boxes = servedBoxes(m)
-  const km = ("model" in m ? undefined : m.document.define?.reachKm) ?? DEFAULT_REACH_KM
+  const km = ("model" in m ? undefined : m.head.define.reachKm) ?? DEFAULT_REACH_KM
   return {
     km,
     distanceKm: (p) => {
@@ -211,9 +239,16 @@ export const reachOfMarket = (m: ServedMarket): MarketReach => {
 
 /** The airports a market's tariff file lists, as callers name them (no zone: that is the file's own business). */
 export const airportsOfMarket = (m: ServedMarket): ReadonlyArray<MarketAirport> => {
-  const listed: ReadonlyArray<Airport> = ("model" in m ? m.tariffs?.document.airports : m.document.airports) ?? []
+  const listed: ReadonlyArray<Airport> = ("model" in m ? m.tariffs?.document.airports : m.head.airports) ?? []
   return listed.map(({ iata, latitude, longitude, name }) => ({ iata, name, latitude, longitude }))
 }
+
+/** `market` with more fields, its getters kept as getters (a market whose rules are read on first use stays unread). */
+const extended = <M extends Market>(market: M, more: Pick<Market, "reach" | "coverage">): M =>
+  Object.defineProperties(Object.create(Object.getPrototypeOf(market) as object | null) as M, {
+    ...Object.getOwnPropertyDescriptors(market),
+    ...Object.getOwnPropertyDescriptors(more)
+  })
 
 /**
  * A served market (fitted, or defined by its tariff) with a `coverage` for listings (`GET
@@ -224,7 +259,7 @@ export const airportsOfMarket = (m: ServedMarket): ReadonlyArray<MarketAirport> 
  */
 const withCoverage = <M extends ServedMarket>(market: M): M => {
   const reach = market.reach ?? reachOfMarket(market)
-  if (market.coverage !== undefined) return { ...market, reach }
+  if (market.coverage !== undefined) return extended(market, { reach })
   const area = boxOf(areaOf(market))
   const centre = { latitude: (area.south + area.north) / 2, longitude: (area.west + area.east) / 2 }
   const plainTrip = (at: DateTime.Utc): Trip => ({
@@ -237,8 +272,7 @@ const withCoverage = <M extends ServedMarket>(market: M): M => {
     localTime: market.localTime(at, centre),
     departAt: at
   })
-  return {
-    ...market,
+  return extended(market, {
     reach,
     coverage: {
       area,
@@ -252,7 +286,7 @@ const withCoverage = <M extends ServedMarket>(market: M): M => {
         return flatOnly.length === 0 ? offered : [...offered, ...flatOnly.filter((f) => !offered.some((o) => o.provider === f.provider && o.serviceLevel === f.serviceLevel))]
       }
     }
-  }
+  })
 }
 
 /** A 1° cell of the globe, as a number (361 columns: longitude 180 is a column of its own). */
@@ -308,7 +342,10 @@ export const MarketsLive = (
   Layer.effect(
     MarketData,
     Effect.map(
-      options.dir === undefined ? Effect.succeed([]) : loadMarketModels(options.dir),
+      options.dir === undefined
+        ? Effect.succeed([])
+        // The shipped files are decoded in full by the tests: their cities' rules are read on first use.
+        : loadMarketModels(options.dir, { rulesOnFirstUse: options.dir === SHIPPED_MARKETS_DIR }),
       (markets) => marketDataOf(markets, options.fallbackToSample ? sampleMarket : undefined)
     )
   )

@@ -3,11 +3,12 @@
  * fallback for every place none of them serves.
  *
  * A pickup is served by the market whose area contains it (a market defined by its tariff
- * also serves the zones it names, e.g. an airport outside its city); where areas overlap the
- * smaller area wins (a city inside a region), then the lower id, so the choice is
- * deterministic. Without a match: the sample market if `fallbackToSample`, else
- * MarketNotServed naming the nearest markets, which the API answers as a 422
- * `result:market-not-served` (docs/api.md).
+ * also serves the zones it names, e.g. an airport outside its city; a fitted market the zones of
+ * the airports its tariff lists); where areas overlap the smaller area wins (a city inside a
+ * region), then the lower id, so the choice is deterministic. Without a match: the sample market
+ * if `fallbackToSample`, else MarketNotServed naming the nearest markets, which the API answers
+ * as a 422 `result:market-not-served` (docs/api.md). Each market carries its reach (how far its
+ * trips may go, `DEFAULT_REACH_KM` unless its file says) and its airports (docs/airports.md).
  */
 import * as FileSystem from "@effect/platform/FileSystem"
 import { Effect, Either, Layer } from "effect"

@@ -42,6 +42,10 @@ const TEN = [
 ]
 /** How many times the ten are copied into the fifty-market folder. */
 const COPIES = 5
+/** The ten's tariff-only cities, copied `CITY_COPIES` times beside the fitted markets: 3 + 7 × 7 = 52 markets, the shape of the fifty cities. */
+const TARIFF_CITIES = TEN.filter((f) => f.endsWith("-tariff.json") && !["nyc-tariff.json", "chicago-tariff.json", "boston-tariff.json"].includes(f))
+const CITY_COPIES = 7
+const CITIES = "the fitted three, the seven tariff cities ×7 (52 markets)"
 const RUNS = Math.max(3, Number(process.env["BENCH_STARTUP_RUNS"] ?? "5") || 5)
 const PAIRS = Math.max(1, Number(process.env["BENCH_MARKETS_PAIRS"] ?? (quick ? "2" : "5")) || 5)
 const PAIR_S = Math.max(1, Number(process.env["BENCH_MARKETS_PAIR_S"] ?? (quick ? "3" : "10")) || 10)
@@ -50,11 +54,15 @@ const ALL = "ridequote, every shipped market"
 const FOUR = "ridequote, the ten markets of before"
 const FIFTY = "ridequote, the ten ×5 (50 markets)"
 
-/** The ten files `copies` times, ids renamed (a model's id and joins, a tariff's market): fifty markets. */
-const writeCopies = (dir: string, copies: number): void => {
+/**
+ * The ten files, then `copies` − 1 more copies of `which` of them, ids renamed (a model's id
+ * and joins, a tariff's market): the ten ×5 (every file), or the shape the fifty cities will
+ * have (the fitted markets once, the tariff cities many times).
+ */
+const writeCopies = (dir: string, copies: number, which: ReadonlyArray<string> = TEN): void => {
   for (const file of TEN) copyFileSync(join(MODELS, file), join(dir, file))
   for (let k = 1; k < copies; k++) {
-    for (const file of TEN) {
+    for (const file of which) {
       const json = JSON.parse(readFileSync(join(MODELS, file), "utf8")) as Record<string, unknown>
       const renamed = (id: unknown) => `${String(id)}-copy${k}`
       if (json["format"] === "ridequote-market") {
@@ -138,11 +146,15 @@ export const marketsSection: Section = {
     mkdirSync(fifty)
     for (const file of TEN) copyFileSync(join(MODELS, file), join(ten, file))
     writeCopies(fifty, COPIES)
+    const cities = join(dir, "city-shaped")
+    mkdirSync(cities)
+    writeCopies(cities, CITY_COPIES, TARIFF_CITIES)
     const shipped = readdirSync(MODELS).filter((f) => f.endsWith(".json"))
 
     // Each folder decoded at once (what serve does with --markets DIR) and by heads, rules on first use (what it does with the shipped folder).
     const loads = await loadTimings({
-      [`${FOUR}|all`]: ten, [`${FOUR}|heads`]: ten, [`${ALL}|all`]: MODELS, [`${ALL}|heads`]: MODELS, [`${FIFTY}|all`]: fifty, [`${FIFTY}|heads`]: fifty
+      [`${FOUR}|all`]: ten, [`${FOUR}|heads`]: ten, [`${ALL}|all`]: MODELS, [`${ALL}|heads`]: MODELS, [`${FIFTY}|all`]: fifty, [`${FIFTY}|heads`]: fifty,
+      [`${CITIES}|all`]: cities, [`${CITIES}|heads`]: cities
     }, quick ? 5 : 15)
     for (const [key, l] of Object.entries(loads)) {
       log(`markets load ${key}: ${l.markets} markets, cold ${l.coldMs.toFixed(1)} ms, warm median ${spread([...l.warmMs]).median.toFixed(1)} ms`)
@@ -214,6 +226,7 @@ export const marketsSection: Section = {
     const startFiftyCpuRatio = pairRatio(FIFTY, (r) => r.cpuSeconds)
     const loadFifty = spread([...(loads[`${FIFTY}|heads`]?.warmMs ?? [])])
     const loadFiftyAll = spread([...(loads[`${FIFTY}|all`]?.warmMs ?? [])])
+    const loadCities = spread([...(loads[`${CITIES}|heads`]?.warmMs ?? [])])
     const targets: Array<Target> = [
       {
         what: "NYC quote req/s, every market ÷ the ten, served at once",
@@ -244,6 +257,12 @@ export const marketsSection: Section = {
         target: "≤ 100 ms",
         value: `${loadFifty.median.toFixed(1)} ms (cold ${loads[`${FIFTY}|heads`]?.coldMs.toFixed(1) ?? "–"} ms; every rule at once: ${loadFiftyAll.median.toFixed(1)} ms, cold ${loads[`${FIFTY}|all`]?.coldMs.toFixed(1) ?? "–"} ms)`,
         pass: Number.isNaN(loadFifty.median) ? undefined : loadFifty.median <= 100
+      },
+      {
+        what: "loading 52 markets shaped as the fifty cities will be (3 fitted, 49 tariff cities), rules on first use, warm median",
+        target: "≤ 100 ms",
+        value: `${loadCities.median.toFixed(1)} ms (cold ${loads[`${CITIES}|heads`]?.coldMs.toFixed(1) ?? "–"} ms; every rule at once: ${spread([...(loads[`${CITIES}|all`]?.warmMs ?? [])]).median.toFixed(1)} ms)`,
+        pass: Number.isNaN(loadCities.median) ? undefined : loadCities.median <= 100
       }
     ]
     const row = (name: string, markets: number, sum: typeof fourSum, readyOf: Array<Ready>, ratios: { rps: string; cpu: string; ready: string; readyCpu: string }) => [

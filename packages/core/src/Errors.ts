@@ -82,17 +82,42 @@ export const NearestMarket = Schema.Struct({
 }).annotations({ identifier: "NearestMarket" })
 export type NearestMarket = typeof NearestMarket.Type
 
+/** Why a trip is not served: its pickup lies in no market, or its destination beyond the pickup market's reach. */
+export const NotServedReason = Schema.Literal("pickup-outside-markets", "destination-beyond-reach").annotations({
+  identifier: "NotServedReason",
+  description: "pickup-outside-markets: no market serves the pickup point; destination-beyond-reach: the pickup's market " +
+    "serves it, but the destination lies farther from that market's area than its reach"
+})
+export type NotServedReason = typeof NotServedReason.Type
+
+/** The pickup market's reach and how far beyond it a destination lies (`MarketNotServed.reach`). */
+export const MarketReachExceeded = Schema.Struct({
+  market: MarketId,
+  reachKm: Schema.Number.annotations({
+    description: "How far beyond the market's area (its bounding box, and the airport zones it also serves) a destination may lie, km"
+  }),
+  distanceKm: Schema.Number.annotations({
+    description: "Great-circle km from the destination to the market's area, whole km"
+  })
+}).annotations({ identifier: "MarketReachExceeded" })
+export type MarketReachExceeded = typeof MarketReachExceeded.Type
+
 /**
- * No configured market serves the pickup point: a well-formed request the deployment cannot
- * price (not a malformed one, hence a code of its own). `nearest` names the closest markets,
- * nearest first (at most 3), so a caller can tell a typo'd coordinate from a city not served.
+ * A well-formed request the deployment cannot price (not a malformed one, hence a code of its
+ * own). `reason` says which end: no market serves the pickup (`nearest` then names the closest
+ * markets, nearest first, at most 3, so a caller can tell a typo'd coordinate from a city not
+ * served), or the destination lies beyond the pickup market's reach (`reach` names the market,
+ * its reach and the destination's distance): a New York pickup with a destination in Asia is
+ * refused, not priced as a short New York ride, whatever distance the request supplies.
  */
 export class MarketNotServed extends Schema.TaggedError<MarketNotServed>()("MarketNotServed", {
   code: resultCode("result:market-not-served"),
   message: Schema.String,
+  reason: Schema.optional(NotServedReason),
   nearest: Schema.optional(
     Schema.Array(NearestMarket).annotations({ description: "The markets nearest the point, nearest first (at most 3)" })
-  )
+  ),
+  reach: Schema.optional(MarketReachExceeded)
 }) {}
 
 /** How many markets `MarketNotServed` names. */
@@ -120,7 +145,27 @@ export const marketNotServed = (
     message: nearest.length === 0
       ? where
       : `${where}; nearest: ${nearest.map((m) => `${m.id} (${thousands(m.distanceKm)} km)`).join(", ")}`,
+    reason: "pickup-outside-markets",
     nearest
+  })
+}
+
+/**
+ * The refusal of a destination beyond the pickup market's reach: "destination (35.68, 139.77)
+ * is 10,834 km from market nyc, beyond its reach of 150 km". Distances are rounded to whole km.
+ */
+export const destinationBeyondReach = (
+  destination: { readonly latitude: number; readonly longitude: number },
+  market: MarketId,
+  distanceKm: number,
+  reachKm: number
+): MarketNotServed => {
+  const km = Math.round(distanceKm)
+  return new MarketNotServed({
+    message: `destination (${destination.latitude}, ${destination.longitude}) is ${thousands(km)} km from market ${market}, ` +
+      `beyond its reach of ${thousands(reachKm)} km`,
+    reason: "destination-beyond-reach",
+    reach: { market, reachKm, distanceKm: km }
   })
 }
 

@@ -1,6 +1,7 @@
 /**
  * What a market covers, as its port describes it and `GET /v1/markets` lists it: the box of
- * its area and each (provider, service level) it offers with what its prices rest on. Both the
+ * its area, each (provider, service level) it offers with what its prices rest on, and its
+ * airports. Both the
  * port (ports/MarketData.ts) and the summary (MarketSummary.ts) are built on these.
  */
 import { Schema } from "effect"
@@ -24,3 +25,17 @@ export const MarketOffer = Schema.Struct({
   source: OfferSource
 }).annotations({ identifier: "MarketOffer" })
 export type MarketOffer = typeof MarketOffer.Type
+
+/**
+ * An airport a market serves, as a caller names it: its IATA code, its name and a reference
+ * point among its terminals. A trip is "at" the airport when its pickup or destination lies in
+ * the zone the market's rules draw around the terminals (docs/airports.md); the point is where
+ * that zone is, not its extent.
+ */
+export const MarketAirport = Schema.Struct({
+  iata: Schema.String.pipe(Schema.pattern(/^[A-Z]{3}$/)).annotations({ description: "IATA airport code" }),
+  name: Schema.String,
+  latitude: Latitude,
+  longitude: Longitude
+}).annotations({ identifier: "MarketAirport", description: "An airport of the market: IATA code, name, a reference point among its terminals" })
+export type MarketAirport = typeof MarketAirport.Type

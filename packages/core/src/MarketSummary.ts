@@ -6,7 +6,7 @@
 import { Schema } from "effect"
 import type { DateTime } from "effect"
 import { MarketId } from "./Ids.js"
-import { CoverageBox, MarketOffer } from "./MarketCoverage.js"
+import { CoverageBox, MarketAirport, MarketOffer } from "./MarketCoverage.js"
 import { Currency } from "./Money.js"
 import type { Market } from "./ports/MarketData.js"
 
@@ -21,6 +21,12 @@ export const MarketSummary = Schema.Struct({
     description: "IANA time zone of the market's clock; `solar` for the sample market (each place's solar offset)"
   }),
   area: CoverageBox,
+  /** The market's airports; empty where it names none. */
+  airports: Schema.Array(MarketAirport),
+  reachKm: Schema.optional(Schema.Number.annotations({
+    description: "How far (km) beyond the area (and the airport zones it serves) a destination may lie; a trip going " +
+      "farther is refused with 422 result:market-not-served (reason destination-beyond-reach). Absent: no limit"
+  })),
   offers: Schema.Array(MarketOffer)
 }).annotations({
   identifier: "MarketSummary",
@@ -42,6 +48,8 @@ export const marketSummary = (market: Market, at: DateTime.Utc): MarketSummary |
     currency: market.currency,
     timeZone: coverage.timeZone,
     area: coverage.area,
+    airports: coverage.airports ?? [],
+    ...(market.reach === undefined ? {} : { reachKm: market.reach.km }),
     offers: coverage.offers(at).map((offer) => ({
       key: `${offer.provider}/${offer.serviceLevel}`,
       provider: offer.provider,

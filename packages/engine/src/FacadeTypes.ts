@@ -187,6 +187,18 @@ export interface LevelBasis {
   readonly evidence?: string | undefined
 }
 
+/**
+ * An airport of a market (`GET /v1/markets`' `airports`). A trip is at the airport when an end
+ * lies in the zone its market's rules draw around the terminals (docs/airports.md).
+ */
+export interface MarketAirport {
+  /** IATA code, e.g. "JFK". */
+  readonly iata: string
+  readonly name: string
+  readonly latitude: number
+  readonly longitude: number
+}
+
 /** A market the engine serves (`GET /v1/markets`' items): its area, clock and each offer's basis at a moment. */
 export interface MarketSummary {
   readonly id: string
@@ -198,6 +210,10 @@ export interface MarketSummary {
   readonly timeZone: string
   /** Bounding box of the area served, in degrees. */
   readonly area: { readonly south: number; readonly west: number; readonly north: number; readonly east: number }
+  /** The market's airports: IATA code, name, a reference point among the terminals (empty where none). */
+  readonly airports: ReadonlyArray<MarketAirport>
+  /** How far (km) beyond the area a destination may lie; absent: no limit. */
+  readonly reachKm?: number | undefined
   readonly offers: ReadonlyArray<{
     /** `"<provider>/<serviceLevel>"`, as in a quote's `marketPrices`. */
     readonly key: string
@@ -307,8 +323,12 @@ export type ErrorBody =
   | {
     readonly code: "result:market-not-served"
     readonly message: string
-    /** The markets nearest the point, nearest first (at most 3). */
+    /** Which end is not served: the pickup lies in no market, or the destination beyond the pickup market's reach. */
+    readonly reason?: "pickup-outside-markets" | "destination-beyond-reach" | undefined
+    /** The markets nearest the point, nearest first (at most 3); with reason pickup-outside-markets. */
     readonly nearest?: ReadonlyArray<NearestMarket> | undefined
+    /** The pickup market, its reach and the destination's distance from its area; with reason destination-beyond-reach. */
+    readonly reach?: { readonly market: string; readonly reachKm: number; readonly distanceKm: number } | undefined
     readonly requestId?: string | undefined
   }
   | {

@@ -294,6 +294,44 @@ describe("createRidequote options", () => {
     }
   })
 
+  it("lists each market's airports and reach, and refuses a destination beyond the pickup market's reach whatever distance is sent", async () => {
+    const rq = await createRidequote({ markets: { models: "shipped", fallbackToSample: false } })
+    try {
+      const markets = await rq.markets({ at: "2026-12-08T12:00:00Z" })
+      const nyc = markets.find((m) => m.id === "nyc")
+      expect(nyc?.airports.map((a) => a.iata)).toEqual(["JFK", "LGA", "EWR"])
+      expect(nyc?.airports[0]).toEqual({ iata: "JFK", name: "New York John F. Kennedy International", latitude: 40.6413, longitude: -73.7781 })
+      expect(nyc?.reachKm).toBe(150)
+      expect(markets.find((m) => m.id === "san-francisco")?.airports.map((a) => a.iata)).toEqual(["SFO"])
+      const { account } = await rq.accounts.create({ name: "Reach" })
+      const caller = { accountId: account.id }
+      // A New York pickup, a destination in Tokyo, 6.2 km sent: not a 6.2 km New York ride.
+      const error = await rejection(rq.quote(caller, {
+        pickup: timesSquareToJfk.pickup,
+        destination: { latitude: 35.6812, longitude: 139.7671 },
+        distanceKm: 6.2,
+        durationMinutes: 21
+      }))
+      expect(error.code).toBe("result:market-not-served")
+      const body = error.body.code === "result:market-not-served" ? error.body : undefined
+      expect(body?.reason).toBe("destination-beyond-reach")
+      expect(body?.reach).toMatchObject({ market: "nyc", reachKm: 150 })
+      expect(error.message).toMatch(/^destination \(35\.6812, 139\.7671\) is [\d,]+ km from market nyc, beyond its reach of 150 km$/)
+      // JFK → Manhattan is served (the flat fare); so is a destination 100 km beyond the NYC area, on the distance sent.
+      const jfk = await rq.quote(caller, { pickup: timesSquareToJfk.destination, destination: timesSquareToJfk.pickup, distanceKm: 27, durationMinutes: 45 })
+      expect(jfk.market.id).toBe("nyc")
+      const far = await rq.quote(caller, {
+        pickup: timesSquareToJfk.pickup,
+        destination: { latitude: 40.9175 + 100 / 111.195, longitude: -73.9 },
+        distanceKm: 6.2,
+        durationMinutes: 21
+      })
+      expect([far.market.id, far.distanceKm, far.durationMinutes]).toEqual(["nyc", 6.2, 21])
+    } finally {
+      await rq.close()
+    }
+  })
+
   it("close() waits for calls in flight; later calls reject with unavailable", async () => {
     const rq = await createRidequote({ markets: "sample" })
     const { account } = await rq.accounts.create({ name: "Closing" })

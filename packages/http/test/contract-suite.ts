@@ -684,6 +684,32 @@ export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer, 
           expect(berlin.json).toMatchObject({ market: { id: "berlin", sampleData: false }, currency: "EUR" })
         }))
 
+      it.effect("a destination beyond the pickup market's reach → 422 result:market-not-served, reason and reach named, audited; distance supplied or not", () =>
+        Effect.gen(function*() {
+          const { token } = yield* signedIn()
+          const tokyo = { latitude: 35.6812, longitude: 139.7671 }
+          const r = yield* call("POST", "/v1/quote", {
+            token,
+            json: { pickup: trip.pickup, destination: tokyo, distanceKm: 6.2, durationMinutes: 21 }
+          })
+          expectError(r, 422, "result:market-not-served")
+          const body = r.json as { message: string; reason: string; reach: { market: string; reachKm: number; distanceKm: number } }
+          expect(body.reason).toBe("destination-beyond-reach")
+          expect(body.reach.market).toBe("berlin")
+          expect(body.reach.reachKm).toBe(150)
+          expect(body.reach.distanceKm).toBeGreaterThan(8000)
+          expect(body.message).toMatch(/^destination \(35\.6812, 139\.7671\) is [\d,]+ km from market berlin, beyond its reach of 150 km$/)
+          const entry = (yield* auditOf(token)).find((e) => e.requestId === (r.json as { requestId: string }).requestId)
+          expect(entry?.decision).toMatchObject({ outcome: "rejected", code: "result:market-not-served" })
+          // Within reach (Berlin to Dresden, 139 km beyond the box) the supplied figures are priced as sent.
+          const dresden = yield* call("POST", "/v1/quote", {
+            token,
+            json: { pickup: trip.pickup, destination: { latitude: 51.0504, longitude: 13.7373 }, distanceKm: 6.2, durationMinutes: 21 }
+          })
+          expect(dresden.status, dresden.text).toBe(200)
+          expect(dresden.json).toMatchObject({ distanceKm: 6.2, durationMinutes: 21, market: { id: "berlin" } })
+        }))
+
       it.effect("GET /v1/markets → each market's area, currency, time zone and offers with their basis now; ?at= the basis then", () =>
         Effect.gen(function*() {
           const { token } = yield* signedIn()
@@ -698,7 +724,9 @@ export const contractSuite = (name: string, makeStorageLayer: MakeStorageLayer, 
             sampleData: false,
             currency: "EUR",
             timeZone: "Europe/Berlin",
-            area: { south: 52.3, west: 13, north: 52.7, east: 13.8 }
+            area: { south: 52.3, west: 13, north: 52.7, east: 13.8 },
+            airports: [{ iata: "BER", name: "Berlin Brandenburg", latitude: 52.3667, longitude: 13.5033 }],
+            reachKm: 150
           })
           // The same keys a quote's marketPrices has, each with what its prices rest on now.
           const quoted = yield* call("POST", "/v1/quote", { token, json: trip })

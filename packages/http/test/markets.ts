@@ -27,7 +27,17 @@ interface Box {
   readonly east: number
 }
 
-const city = (id: string, name: string, timeZone: string, area: Box, change: DateTime.Utc): Market => {
+/** Berlin's airport as the test market lists it. */
+export const BER = { iata: "BER", name: "Berlin Brandenburg", latitude: 52.3667, longitude: 13.5033 }
+
+const city = (
+  id: string,
+  name: string,
+  timeZone: string,
+  area: Box,
+  change: DateTime.Utc,
+  airports: ReadonlyArray<typeof BER> = []
+): Market => {
   const market = tariffMarket({
     id: MarketId.make(id),
     name,
@@ -44,9 +54,12 @@ const city = (id: string, name: string, timeZone: string, area: Box, change: Dat
   }
   return {
     ...market,
+    // Destinations up to 150 km beyond the box are served; farther ones are refused.
+    reach: { km: 150, distanceKm: (p) => kmTo(area, p) },
     coverage: {
       area,
       timeZone,
+      airports,
       offers: (at) => (market.coverage?.offers(at) ?? []).map((o) => ({ ...o, source: { ...o.source, tariff: tariffAt(at) } }))
     }
   }
@@ -67,7 +80,7 @@ const kmTo = (box: Box, p: Coordinates) =>
 /** Berlin and Paris only, their tariff changed at `change`: every other point is refused, naming both. */
 export const twoCities = (change: DateTime.Utc = TARIFF_CHANGE): Layer.Layer<MarketData> => {
   const areas: ReadonlyArray<readonly [Market, Box]> = [
-    [city("berlin", "Berlin", "Europe/Berlin", BERLIN, change), BERLIN],
+    [city("berlin", "Berlin", "Europe/Berlin", BERLIN, change, [BER]), BERLIN],
     [city("paris", "Paris", "Europe/Paris", PARIS, change), PARIS]
   ]
   return Layer.succeed(MarketData, {

@@ -11,7 +11,15 @@
 export { baseFare, calibratedMarket, feeTotal, priceQuantile, regimeFinder } from "./internal/CalibratedMarket.js"
 export type { CalibratedMarket, RouteKind } from "./internal/CalibratedMarket.js"
 export { localClock, localMidnight, wallClock } from "./internal/LocalClock.js"
-export { joinMarkets, loadMarketModels, marketDataOf, MarketsLive } from "./internal/MarketsLive.js"
+export {
+  airportsOfMarket,
+  DEFAULT_REACH_KM,
+  joinMarkets,
+  loadMarketModels,
+  marketDataOf,
+  MarketsLive,
+  reachOfMarket
+} from "./internal/MarketsLive.js"
 export type { MarketsOptions } from "./internal/MarketsLive.js"
 export {
   MarketModel,

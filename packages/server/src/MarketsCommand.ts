@@ -1,7 +1,7 @@
 /**
  * `ridequote markets list`: the markets `serve` would price on, with the same `--markets` and
  * `--sample-fallback` settings, as an operator checks them before (or without) serving — each
- * market's area, currency, clock and what each offer's prices rest on at a moment. The same
+ * market's area, reach, airports, currency, clock and what each offer's prices rest on at a moment. The same
  * listing as `GET /v1/markets` (core's `MarketSummary`); `--json` prints it as one object.
  */
 import * as Command from "@effect/cli/Command"
@@ -65,7 +65,11 @@ export const marketsText = (summaries: ReadonlyArray<MarketSummary>, at: DateTim
     const { east, north, south, west } = m.area
     const head = `${m.id}  ${m.name}${m.sampleData ? " (SAMPLE DATA: invented prices)" : ""}\n` +
       `  currency ${m.currency}, time zone ${m.timeZone}, area ${coordinate(south)}..${coordinate(north)} lat, ` +
-      `${coordinate(west)}..${coordinate(east)} lon`
+      `${coordinate(west)}..${coordinate(east)} lon` +
+      (m.reachKm === undefined ? "" : `, reach ${m.reachKm} km`) +
+      (m.airports.length === 0
+        ? ""
+        : `\n  airports ${m.airports.map((a) => `${a.iata} ${a.name} (${coordinate(a.latitude)}, ${coordinate(a.longitude)})`).join(", ")}`)
     const offers = table(
       ["OFFER", "BASIS"],
       m.offers.map((o) => [o.key, basisOf(o.source)])

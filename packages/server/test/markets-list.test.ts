@@ -42,6 +42,9 @@ describe("ridequote markets list", () => {
     // A product priced on flat fares alone is listed, though no plain trip gets it: Chicago's shared airport ride.
     expect(r.stdout).toMatch(/chicago-taxi\/Shared\s+Shared taxi from the airport cab stands \(per person\); tariff: .*\(from 2025-09-01\)/)
     expect(r.stdout).not.toContain("global-sample")
+    // Each market's reach and airports, as GET /v1/markets lists them.
+    expect(r.stdout).toMatch(/nyc  New York City\n  currency USD, time zone America\/New_York, area [^\n]*, reach 150 km\n  airports JFK New York John F\. Kennedy International \(40\.6413, -73\.7781\), LGA New York LaGuardia \(40\.7769, -73\.874\), EWR Newark Liberty International \(40\.6895, -74\.1745\)\n/)
+    expect(r.stdout).toContain("airports SFO San Francisco International (37.6189, -122.375)")
     // The markets defined by a published tariff alone, each with its currency and time zone.
     for (const line of [
       "san-francisco  San Francisco", "tokyo  Tokyo", "berlin  Berlin", "toronto  Toronto", "singapore  Singapore",
@@ -68,6 +71,7 @@ describe("ridequote markets list", () => {
     expect(nyc?.area.south).toBeLessThan(40.758)
     expect(nyc?.area.north).toBeGreaterThan(40.758)
     expect(nyc?.offers.map((o) => o.key)).toContain("yellow-taxi/Standard")
+    expect(nyc).toMatchObject({ reachKm: 150, airports: [{ iata: "JFK" }, { iata: "LGA" }, { iata: "EWR" }] })
     // Hong Kong in March 2024 is on its 2022 scale: the basis is the rule of --at.
     const hk = markets.find((m) => m.id === "hong-kong")
     expect(hk).toMatchObject({ sampleData: false, currency: "HKD", timeZone: "Asia/Hong_Kong" })

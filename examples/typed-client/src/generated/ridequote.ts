@@ -507,13 +507,27 @@ export interface components {
             message: string;
             /** @description The request's id, equal to X-Request-Id (and, on POST /v1/quote, to the audit entry's requestId) */
             requestId?: string;
+            reason?: components["schemas"]["NotServedReason"];
             /** @description The markets nearest the point, nearest first (at most 3) */
             nearest?: components["schemas"]["NearestMarket"][];
+            reach?: components["schemas"]["MarketReachExceeded"];
         };
+        /**
+         * @description pickup-outside-markets: no market serves the pickup point; destination-beyond-reach: the pickup's market serves it, but the destination lies farther from that market's area than its reach
+         * @enum {string}
+         */
+        NotServedReason: "pickup-outside-markets" | "destination-beyond-reach";
         NearestMarket: {
             id: components["schemas"]["MarketId"];
             name: string;
             /** @description Great-circle km from the point to the market's area (its bounding box), whole km */
+            distanceKm: number;
+        };
+        MarketReachExceeded: {
+            market: components["schemas"]["MarketId"];
+            /** @description How far beyond the market's area (its bounding box, and the airport zones it also serves) a destination may lie, km */
+            reachKm: number;
+            /** @description Great-circle km from the destination to the market's area, whole km */
             distanceKm: number;
         };
         /** @description A market the deployment serves: its area, currency, clock, and each offer with what its prices rest on */
@@ -525,6 +539,9 @@ export interface components {
             /** @description IANA time zone of the market's clock; `solar` for the sample market (each place's solar offset) */
             timeZone: string;
             area: components["schemas"]["CoverageBox"];
+            airports: components["schemas"]["MarketAirport"][];
+            /** @description How far (km) beyond the area (and the airport zones it serves) a destination may lie; a trip going farther is refused with 422 result:market-not-served (reason destination-beyond-reach). Absent: no limit */
+            reachKm?: number;
             offers: components["schemas"]["MarketOffer"][];
         };
         /** @description Bounding box of the area served, in degrees */
@@ -533,6 +550,14 @@ export interface components {
             west: components["schemas"]["Longitude"];
             north: components["schemas"]["Latitude"];
             east: components["schemas"]["Longitude"];
+        };
+        /** @description An airport of the market: IATA code, name, a reference point among its terminals */
+        MarketAirport: {
+            /** @description IATA airport code */
+            iata: string;
+            name: string;
+            latitude: components["schemas"]["Latitude"];
+            longitude: components["schemas"]["Longitude"];
         };
         MarketOffer: {
             /** @description "<provider>/<serviceLevel>", the key of marketPrices and offers in a quote */

@@ -9,7 +9,7 @@ import { Context } from "effect"
 import type { MarketNotServed } from "../Errors.js"
 import type { Coordinates } from "../Geo.js"
 import type { MarketId } from "../Ids.js"
-import type { CoverageBox, MarketOffer } from "../MarketCoverage.js"
+import type { CoverageBox, MarketAirport, MarketOffer } from "../MarketCoverage.js"
 import type { Currency } from "../Money.js"
 import type { Mode, OfferSource, RouteSource, ServiceLevel } from "../Quote.js"
 
@@ -78,6 +78,22 @@ export interface MarketCoverage {
   readonly timeZone: string
   /** One entry per (provider, service level) offered at `at`, with what its prices rest on then. */
   readonly offers: (at: DateTime.Utc) => ReadonlyArray<Omit<MarketOffer, "key">>
+  /** The airports the market serves, as callers name them (absent: none). */
+  readonly airports?: ReadonlyArray<MarketAirport>
+}
+
+/**
+ * How far a market's trips may go: a destination more than `km` from the market's area is
+ * refused (`result:market-not-served`, reason `destination-beyond-reach`) before any route is
+ * resolved or price computed. The check is on the destination's coordinates, whatever
+ * distance the request supplies: a supplied distance is used as sent, but it does not make a
+ * trip to another continent a local ride.
+ */
+export interface MarketReach {
+  /** The reach, km beyond the area. */
+  readonly km: number
+  /** Great-circle km from a point to the market's area (0 inside it). */
+  readonly distanceKm: (p: Coordinates) => number
 }
 
 /** A market: its area's currency, local clock, route profile and providers' offers. */
@@ -94,6 +110,8 @@ export interface Market {
   readonly offers: (trip: Trip) => ReadonlyArray<ProviderOffer>
   /** What it covers, for listings; a market without it is priced as usual but not listed. */
   readonly coverage?: MarketCoverage
+  /** How far its trips may go; absent: any destination (the sample market serves the whole Earth). */
+  readonly reach?: MarketReach
 }
 
 /** The markets a deployment prices on, which `@ridequote/markets` (or an embedder) implements. */

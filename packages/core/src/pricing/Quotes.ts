@@ -22,7 +22,7 @@ import type { Mode, QuoteRequest, QuoteResponse, Route } from "../Quote.js"
 import type { PricedTrip } from "./Pricing.js"
 import { Pricing } from "./Pricing.js"
 import type { RouteMetadata } from "./rules.js"
-import { coordinatesRule, routeBoundsRule, routeMetadataRule, scheduleBoundRule, selectMode } from "./rules.js"
+import { coordinatesRule, reachRule, routeBoundsRule, routeMetadataRule, scheduleBoundRule, selectMode } from "./rules.js"
 
 /** Assigned by the host before the request is handled; also the audit entry's key. */
 export interface QuoteContext {
@@ -141,7 +141,7 @@ const rejected = (error: Rejection): RejectedDecision => ({
 /**
  * The quote pipeline (ARCHITECTURE.md, "A quote, end to end"), in the order the rules apply:
  * account status (403) before anything about the body, then the route rule, the schedule
- * bound, the pickup's market, the route (resolved if neither figure was sent) and its bounds,
+ * bound, the pickup's market and its reach (the destination's distance from it), the route (resolved if neither figure was sent) and its bounds,
  * the mode from the clock, and the prices.
  */
 export const QuotesLive: Layer.Layer<Quotes, never, MarketData | RouteResolver | Pricing | AuditLog> = Layer.effect(
@@ -235,6 +235,8 @@ export const QuotesLive: Layer.Layer<Quotes, never, MarketData | RouteResolver |
       const bound = scheduleBoundRule(q.request.scheduledAt, q.now)
       if (Either.isLeft(bound)) return Effect.fail(bound.left)
       return Effect.flatMap(marketData.marketAt(q.request.pickup), (market) => {
+        const reach = reachRule(market, q.request.destination)
+        if (Either.isLeft(reach)) return Effect.fail(reach.left)
         // Price demand at the hour the trip starts: the scheduled time if it is still ahead, else now.
         const { scheduledAt } = q.request
         const departAt = scheduledAt !== undefined && DateTime.greaterThan(scheduledAt, q.now) ? scheduledAt : q.now

@@ -4,9 +4,11 @@
  * `Quotes` applies them in order; each is property-tested on its own.
  */
 import { DateTime, Either } from "effect"
-import { InvalidRequest, RouteMetadataIncomplete } from "../Errors.js"
+import { destinationBeyondReach, InvalidRequest, RouteMetadataIncomplete } from "../Errors.js"
+import type { MarketNotServed } from "../Errors.js"
 import type { Coordinates } from "../Geo.js"
 import { MAX_ABS_LATITUDE, MAX_ABS_LONGITUDE } from "../Geo.js"
+import type { Market } from "../ports/MarketData.js"
 import type { Mode, RouteSource } from "../Quote.js"
 import { MAX_DISTANCE_KM, MAX_DURATION_MINUTES, MAX_SCHEDULE_AHEAD_DAYS } from "../Quote.js"
 
@@ -127,4 +129,18 @@ export const routeBoundsRule = (route: {
       details
     })
   )
+}
+
+/**
+ * The market's reach: a destination farther from the pickup market's area than its reach is
+ * not served (`result:market-not-served`, reason `destination-beyond-reach`). Read from the
+ * coordinates alone, before the route: a supplied distance is used as sent (the route rule)
+ * but does not make a trip to another continent a local ride. A market without a reach (the
+ * sample market) serves any destination.
+ */
+export const reachRule = (market: Market, destination: Coordinates): Either.Either<void, MarketNotServed> => {
+  const reach = market.reach
+  if (reach === undefined) return Either.void
+  const km = reach.distanceKm(destination)
+  return km <= reach.km ? Either.void : Either.left(destinationBeyondReach(destination, market.id, km, reach.km))
 }

@@ -1,7 +1,7 @@
 /** The error vocabulary: each class carries its code, and `CoreErrors` lists every class once. */
 import { describe, expect, it } from "@effect/vitest"
 import * as Errors from "../../src/Errors.js"
-import { AccountBlocked, BehaviorNotFound, CoreErrors, errorCodeOf, ErrorCode, InvalidRequest, MarketNotServed, marketNotServed } from "../../src/Errors.js"
+import { AccountBlocked, BehaviorNotFound, CoreErrors, destinationBeyondReach, errorCodeOf, ErrorCode, InvalidRequest, MarketNotServed, marketNotServed } from "../../src/Errors.js"
 import { Schema } from "effect"
 
 /** Every export of Errors.ts that is an error class with a code field. */
@@ -40,6 +40,24 @@ describe("core errors", () => {
     expect(refused.message).toBe("no market serves (51.5, -0.12); nearest: boston (5,260 km), nyc (5,570 km), chicago (6,360 km)")
     expect(refused.nearest?.map((m) => [m.id, m.distanceKm])).toEqual([["boston", 5260], ["nyc", 5570], ["chicago", 6360]])
     expect(marketNotServed({ latitude: 1, longitude: 2 }, []).message).toBe("no market serves (1, 2)")
+    expect(refused.reason).toBe("pickup-outside-markets")
+  })
+
+  it("a destination beyond the pickup market's reach names the market, its reach and the distance (whole km)", () => {
+    const refused = destinationBeyondReach({ latitude: 35.68, longitude: 139.77 }, "nyc" as never, 10834.4, 150)
+    expect(refused.code).toBe("result:market-not-served")
+    expect(refused.reason).toBe("destination-beyond-reach")
+    expect(refused.message).toBe("destination (35.68, 139.77) is 10,834 km from market nyc, beyond its reach of 150 km")
+    expect(refused.reach).toEqual({ market: "nyc", reachKm: 150, distanceKm: 10834 })
+    expect(refused.nearest).toBeUndefined()
+    // The body a caller gets: code, message, reason, reach (no _tag once the host strips it).
+    expect(Schema.encodeSync(MarketNotServed)(refused)).toEqual({
+      _tag: "MarketNotServed",
+      code: "result:market-not-served",
+      message: refused.message,
+      reason: "destination-beyond-reach",
+      reach: { market: "nyc", reachKm: 150, distanceKm: 10834 }
+    })
   })
 
   it("an error encodes to its body fields: AccountBlocked's status is accountStatus", () => {

@@ -218,6 +218,55 @@ describe("quote bounds", () => {
       expect(records[0]?.decision).toMatchObject({ outcome: "rejected", code: "result:market-not-served" })
     }))
 
+  /** The sample market with a reach: 150 km beyond a box around Berlin. */
+  const reaching = (km: number) => {
+    const box = { south: 52.3, west: 13.0, north: 52.7, east: 13.8 }
+    const inside = (p: { latitude: number; longitude: number }) =>
+      p.latitude >= box.south && p.latitude <= box.north && p.longitude >= box.west && p.longitude <= box.east
+    const market: Market = {
+      ...sampleMarket,
+      reach: {
+        km,
+        // Good enough for the test: degrees of latitude off the box, as km.
+        distanceKm: (p) => (inside(p) ? 0 : Math.max(box.south - p.latitude, p.latitude - box.north, 0) * 111.2 + (p.longitude < box.west || p.longitude > box.east ? 1000 : 0))
+      }
+    }
+    return Layer.succeed(MarketData, { marketAt: () => Effect.succeed(market), markets: [market] })
+  }
+
+  it.effect("the market's reach: a destination beyond it → result:market-not-served naming why, audited, whatever distance is supplied", () =>
+    Effect.gen(function*() {
+      const resolver = recordingResolver({ distanceKm: 7.5, durationMinutes: 18 })
+      // A Berlin pickup, a destination in Tokyo, 6.2 km supplied: not a 6.2 km Berlin ride.
+      const { exit, records } = yield* quoteAt(
+        { pickup: BERLIN, destination: { latitude: 35.68, longitude: 139.77 }, distanceKm: 6.2, durationMinutes: 21 },
+        { marketData: reaching(150), routeResolver: resolver.layer }
+      )
+      expect(failureCode(exit)).toBe("result:market-not-served")
+      const error = Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error : undefined
+      expect(error?._tag === "MarketNotServed" && error.reason).toBe("destination-beyond-reach")
+      expect(error?._tag === "MarketNotServed" && error.reach?.reachKm).toBe(150)
+      expect(records[0]?.decision).toMatchObject({ outcome: "rejected", code: "result:market-not-served" })
+      expect(resolver.queries).toHaveLength(0)
+    }))
+
+  it.effect("the market's reach: a destination within it is priced on the supplied distance (rule 2 holds)", () =>
+    Effect.gen(function*() {
+      // 1° of latitude north of the box: 111 km out, inside a 150 km reach.
+      const { exit } = yield* quoteAt(
+        { pickup: BERLIN, destination: { latitude: 53.7, longitude: 13.4 }, distanceKm: 6.2, durationMinutes: 21 },
+        { marketData: reaching(150) }
+      )
+      const response = yield* exit
+      expect([response.distanceKm, response.durationMinutes]).toEqual([6.2, 21])
+      // The same destination with a 100 km reach is refused: the limit is the market's own.
+      const { exit: refused } = yield* quoteAt(
+        { pickup: BERLIN, destination: { latitude: 53.7, longitude: 13.4 }, distanceKm: 6.2, durationMinutes: 21 },
+        { marketData: reaching(100) }
+      )
+      expect(failureCode(refused)).toBe("result:market-not-served")
+    }))
+
   it.effect("recommendations come from the default behavior; other enabled behaviors are priced as shadow", () =>
     Effect.gen(function*() {
       const pricing = {

@@ -85,8 +85,11 @@ export const boxOf = (area: Area): { readonly south: number; readonly west: numb
  * far a point no market serves is from each market, for the refusal to name the nearest. The
  * box, not the polygon: an estimate for naming, never used to decide who serves a point.
  */
-export const distanceKmToArea = (area: Area, p: Coordinates): number => {
-  const box = boxOf(area)
+export const distanceKmToArea = (area: Area, p: Coordinates): number => distanceKmToBox(boxOf(area), p)
+
+/** Great-circle km from `p` to the nearest point of a box (0 inside it, without trigonometry). */
+export const distanceKmToBox = (box: ReturnType<typeof boxOf>, p: Coordinates): number => {
+  if (p.latitude >= box.south && p.latitude <= box.north && p.longitude >= box.west && p.longitude <= box.east) return 0
   const latitude = Math.min(box.north, Math.max(box.south, p.latitude))
   const longitude = Math.min(box.east, Math.max(box.west, p.longitude))
   return greatCircleKm(p, { latitude, longitude })

@@ -159,6 +159,8 @@ const specialRegime = (fare: SpecialFare, localDate: string | undefined) => {
  */
 export interface CalibratedMarket extends Market, KnowsRoutes {
   readonly model: MarketModel
+  /** The tariff file that prices its providers, if any: its rules, zones and airports. */
+  readonly tariffs?: MarketTariffs
   /** The regime in force at an instant (epoch ms; undefined = the newest). */
   readonly regimeAt: (epochMillis: number | undefined) => Regime
   /**
@@ -316,6 +318,7 @@ export const calibratedMarket = (model: MarketModel, tariffs?: MarketTariffs): C
     })
   return {
     model,
+    ...(tariffs === undefined ? {} : { tariffs }),
     regimeAt,
     id: model.id as MarketId,
     name: model.name,

@@ -3,29 +3,32 @@
  * fallback for every place none of them serves.
  *
  * A pickup is served by the market whose area contains it (a market defined by its tariff
- * also serves the zones it names, e.g. an airport outside its city); where areas overlap the
- * smaller area wins (a city inside a region), then the lower id, so the choice is
- * deterministic. Without a match: the sample market if `fallbackToSample`, else
- * MarketNotServed naming the nearest markets, which the API answers as a 422
- * `result:market-not-served` (docs/api.md).
+ * also serves the zones it names, e.g. an airport outside its city; a fitted market the zones of
+ * the airports its tariff lists); where areas overlap the smaller area wins (a city inside a
+ * region), then the lower id, so the choice is deterministic. Without a match: the sample market
+ * if `fallbackToSample`, else MarketNotServed naming the nearest markets, which the API answers
+ * as a 422 `result:market-not-served` (docs/api.md). Each market carries its reach (how far its
+ * trips may go, `DEFAULT_REACH_KM` unless its file says) and its airports (docs/airports.md).
  */
 import * as FileSystem from "@effect/platform/FileSystem"
 import { Effect, Either, Layer } from "effect"
 import type { DateTime } from "effect"
 import { MarketData, marketNotServed, sampleMarket } from "@ridequote/core"
-import type { Coordinates, Market, NearestMarket, Trip } from "@ridequote/core"
-import { boxOf, contains, distanceKmToArea, extent } from "./Area.js"
+import type { Coordinates, Market, MarketAirport, MarketReach, NearestMarket, Trip } from "@ridequote/core"
+import { boxOf, contains, distanceKmToArea, distanceKmToBox, extent } from "./Area.js"
 import { calibratedMarket } from "./CalibratedMarket.js"
 import type { CalibratedMarket } from "./CalibratedMarket.js"
 import { invalid, parseJson, parseModelJson } from "./ModelFile.js"
 import type { Area, MarketModel, MarketModelInvalid } from "./ModelFile.js"
 import { marketTariffs } from "./tariff/MarketTariffs.js"
-import { definedMarket } from "./tariff/TariffMarket.js"
+import { definedMarket, lazyDefinedMarket } from "./tariff/TariffMarket.js"
 import { zoneBoxes } from "./tariff/Zones.js"
 import type { DefinedMarket } from "./tariff/TariffMarket.js"
 import type { MarketTariffs } from "./tariff/MarketTariffs.js"
-import { decodeTariffJson, flatFaresOnly, isTariffJson } from "./tariff/TariffFile.js"
-import type { TariffDocument } from "./tariff/TariffFile.js"
+import { decodeTariffHead, decodeTariffJson, flatFaresOnly, isTariffJson } from "./tariff/TariffFile.js"
+import { SHIPPED_MARKETS_DIR } from "./Shipped.js"
+import type { Airport } from "./tariff/TariffFile.js"
+import type { TariffDocument, TariffHead } from "./tariff/TariffFile.js"
 
 /** Which markets `MarketsLive` serves; `marketsSelection` builds it from the command-line options. */
 export interface MarketsOptions {
@@ -42,7 +45,16 @@ export interface MarketsOptions {
  * Any bad file fails the whole load.
  */
 export const loadMarketModels = (
-  dir: string
+  dir: string,
+  options: {
+    /**
+     * Decode a tariff-defined market's rules when a trip or a listing first needs them, its
+     * head (area, clock, zones, airports) at once: for a folder whose files are known good (the
+     * shipped one, which the tests decode in full), so that fifty cities cost the start-up
+     * their heads only. A file that fails to decode then is a defect, not a refusal at load.
+     */
+    readonly rulesOnFirstUse?: boolean
+  } = {}
 ): Effect.Effect<ReadonlyArray<ServedMarket>, MarketModelInvalid, FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
@@ -54,16 +66,26 @@ export const loadMarketModels = (
       const path = `${dir.replace(/\/+$/, "")}/${name}`
       return fs.readFileString(path).pipe(
         Effect.mapError((e) => invalid(path, `cannot read (${e.message})`)),
-        Effect.flatMap((text) => parseMarketFile(path, text))
+        Effect.flatMap((text) => parseMarketFile(path, text, options.rulesOnFirstUse === true))
       )
     })
     const models = documents.flatMap((d) => (d.kind === "model" ? [d] : []))
-    const tariffDocs = documents.flatMap((d) => (d.kind === "tariff" ? [d] : []))
+    const tariffDocs = documents.flatMap((d) => (d.kind === "tariff" || d.kind === "head" ? [d] : []))
     const tariffsOf = new Map<string, MarketTariffs>()
     const defined: Array<{ readonly path: string; readonly market: DefinedMarket }> = []
     for (const t of tariffDocs) {
-      if (tariffsOf.has(t.tariff.market) || defined.some((d) => d.market.id === t.tariff.market)) {
-        return yield* invalid(t.path, `a second tariff file for market "${t.tariff.market}"`)
+      const id = t.kind === "head" ? t.head.market : t.tariff.market
+      if (tariffsOf.has(id) || defined.some((d) => d.market.id === id)) {
+        return yield* invalid(t.path, `a second tariff file for market "${id}"`)
+      }
+      if (t.kind === "head") {
+        if (models.some((m) => m.model.id === id)) return yield* invalid(t.path, `defines market "${id}", which a model in the folder already is`)
+        const { json, path } = t
+        defined.push({
+          path,
+          market: lazyDefinedMarket(t.head, () => Either.getOrThrowWith(decodeTariffJson(path, json), (e) => new Error(e.message)))
+        })
+        continue
       }
       const own = definedMarket(t.tariff)
       if (own !== undefined) {
@@ -100,16 +122,37 @@ export const loadMarketModels = (
 export type ServedMarket = CalibratedMarket | DefinedMarket
 
 const areaOf = (m: ServedMarket): Area => ("model" in m ? m.model.area : m.area)
-const servesPoint = (m: ServedMarket, p: Coordinates): boolean => ("model" in m ? contains(m.model.area, p) : m.serves(p))
+/**
+ * A fitted market serves pickups in its model's area and at the airports its tariff file lists
+ * (their zones): Boston's records are of the city, but its rules price Logan (a defined market
+ * says so with `define.alsoServes`).
+ */
+const servesPoint = (m: ServedMarket, p: Coordinates): boolean =>
+  "model" in m ? contains(m.model.area, p) || airportZoneAt(m, p) : m.serves(p)
 
-/** A file of a markets folder, decoded by its `format`. */
+const airportZoneAt = (m: CalibratedMarket, p: Coordinates): boolean => {
+  const tariffs = m.tariffs
+  if (tariffs === undefined || tariffs.document.airports.length === 0) return false
+  const zones = tariffs.locate(p)
+  return tariffs.document.airports.some((a) => zones.has(a.zone))
+}
+
+/** A file of a markets folder, decoded by its `format` (a tariff defining its market: its head alone, when asked). */
 type MarketFile =
   | { readonly kind: "model"; readonly path: string; readonly model: MarketModel }
   | { readonly kind: "tariff"; readonly path: string; readonly tariff: TariffDocument }
+  | { readonly kind: "head"; readonly path: string; readonly head: TariffHead; readonly json: unknown }
 
-const parseMarketFile = (path: string, text: string): Either.Either<MarketFile, MarketModelInvalid> =>
+const definesMarket = (json: unknown): boolean => typeof json === "object" && json !== null && "define" in json
+
+const parseMarketFile = (path: string, text: string, headOnly: boolean): Either.Either<MarketFile, MarketModelInvalid> =>
   parseJson(text, (reason) => invalid(path, reason)).pipe(Either.flatMap((json): Either.Either<MarketFile, MarketModelInvalid> =>
-    isTariffJson(json)
+    isTariffJson(json) && headOnly && definesMarket(json)
+      ? decodeTariffHead(path, json).pipe(
+        Either.map((head) => ({ kind: "head" as const, path, head, json })),
+        Either.mapLeft((e) => invalid(path, e.message))
+      )
+      : isTariffJson(json)
       ? decodeTariffJson(path, json).pipe(
         Either.map((tariff) => ({ kind: "tariff" as const, path, tariff })),
         Either.mapLeft((e) => invalid(path, e.message))
@@ -160,13 +203,64 @@ export const joinMarkets = (
   })
 
 /**
- * A served market (fitted, or defined by its tariff) with a `coverage` for listings (`GET /v1/markets`): its own when it has
- * one; else its model's area (bounding box) and time zone, and each offer's basis at a moment
- * as the market publishes it for a plain trip at its centre then (the regime in force; a
- * special fare between zones does not apply to such a trip).
+ * How far beyond its area a market's trips may go, unless its tariff file says otherwise
+ * (`define.reachKm`): 150 km. An airport an hour from its city lies well inside it (the farthest
+ * of ACI's fifty busiest from its city's centre, Narita, Kuala Lumpur, Istanbul or Denver, is
+ * 40–65 km by road and less from the city's area), and so does a day's ride to the next town
+ * (New York to Philadelphia, 130 km from Manhattan, about 100 km from the NYC area's edge);
+ * another city's airport across a border or another continent is not. A taxi meter prices such
+ * long rides by its rule all the same; beyond that, a price from a city's tariff would be a
+ * guess (docs/airports.md, "Reach").
+ */
+export const DEFAULT_REACH_KM = 150
+
+/** The boxes a market serves pickups in: its area's box, and the zones beyond it (a defined market's alsoServes: SFO; a fitted market's airports: Logan). */
+const servedBoxes = (m: ServedMarket): ReadonlyArray<ReturnType<typeof boxOf>> =>
+  "model" in m
+    ? [boxOf(m.model.area), ...(m.tariffs?.document.airports ?? []).flatMap((a) => zoneBoxes(m.tariffs?.document.zones ?? {}, a.zone))]
+    : [boxOf(m.area), ...m.head.define.alsoServes.flatMap((zone) => zoneBoxes(m.head.zones, zone))]
+
+/** A market's reach: `reachKm` (or the default) beyond the boxes it serves pickups in. */
+export const reachOfMarket = (m: ServedMarket): MarketReach => {
+  const boxes = servedBoxes(m)
+  const km = ("model" in m ? undefined : m.head.define.reachKm) ?? DEFAULT_REACH_KM
+  return {
+    km,
+    distanceKm: (p) => {
+      let nearest = Number.POSITIVE_INFINITY
+      for (const box of boxes) {
+        const d = distanceKmToBox(box, p)
+        if (d === 0) return 0
+        if (d < nearest) nearest = d
+      }
+      return nearest
+    }
+  }
+}
+
+/** The airports a market's tariff file lists, as callers name them (no zone: that is the file's own business). */
+export const airportsOfMarket = (m: ServedMarket): ReadonlyArray<MarketAirport> => {
+  const listed: ReadonlyArray<Airport> = ("model" in m ? m.tariffs?.document.airports : m.head.airports) ?? []
+  return listed.map(({ iata, latitude, longitude, name }) => ({ iata, name, latitude, longitude }))
+}
+
+/** `market` with more fields, its getters kept as getters (a market whose rules are read on first use stays unread). */
+const extended = <M extends Market>(market: M, more: Pick<Market, "reach" | "coverage">): M =>
+  Object.defineProperties(Object.create(Object.getPrototypeOf(market) as object | null) as M, {
+    ...Object.getOwnPropertyDescriptors(market),
+    ...Object.getOwnPropertyDescriptors(more)
+  })
+
+/**
+ * A served market (fitted, or defined by its tariff) with a `coverage` for listings (`GET
+ * /v1/markets`): its own when it has one; else its model's area (bounding box) and time zone,
+ * its airports, and each offer's basis at a moment as the market publishes it for a plain trip
+ * at its centre then (the regime in force; a special fare between zones does not apply to such
+ * a trip). And its `reach`: how far its trips may go.
  */
 const withCoverage = <M extends ServedMarket>(market: M): M => {
-  if (market.coverage !== undefined) return market
+  const reach = market.reach ?? reachOfMarket(market)
+  if (market.coverage !== undefined) return extended(market, { reach })
   const area = boxOf(areaOf(market))
   const centre = { latitude: (area.south + area.north) / 2, longitude: (area.west + area.east) / 2 }
   const plainTrip = (at: DateTime.Utc): Trip => ({
@@ -179,11 +273,12 @@ const withCoverage = <M extends ServedMarket>(market: M): M => {
     localTime: market.localTime(at, centre),
     departAt: at
   })
-  return {
-    ...market,
+  return extended(market, {
+    reach,
     coverage: {
       area,
       timeZone: "model" in market ? market.model.timeZone : market.timeZone,
+      airports: airportsOfMarket(market),
       offers: (at) => {
         const trip = plainTrip(at)
         const offered = market.offers(trip).map(({ provider, serviceLevel, source }) => ({ provider, serviceLevel, source: source ?? {} }))
@@ -192,14 +287,8 @@ const withCoverage = <M extends ServedMarket>(market: M): M => {
         return flatOnly.length === 0 ? offered : [...offered, ...flatOnly.filter((f) => !offered.some((o) => o.provider === f.provider && o.serviceLevel === f.serviceLevel))]
       }
     }
-  }
+  })
 }
-
-/** Where a market can serve a pickup: its area's box, and a defined market's zones beyond it (SFO). */
-const reachOf = (m: ServedMarket): ReadonlyArray<ReturnType<typeof boxOf>> =>
-  "model" in m
-    ? [boxOf(m.model.area)]
-    : [boxOf(m.area), ...(m.document.define?.alsoServes ?? []).flatMap((zone) => zoneBoxes(m.document.zones, zone))]
 
 /** A 1° cell of the globe, as a number (361 columns: longitude 180 is a column of its own). */
 const cellOf = (latitude: number, longitude: number): number => Math.floor(latitude + 90) * 361 + Math.floor(longitude + 180)
@@ -214,7 +303,7 @@ export const marketFinder = (ordered: ReadonlyArray<ServedMarket>): ((p: Coordin
   const cells = new Map<number, Array<ServedMarket>>()
   for (const m of ordered) {
     const listed = new Set<number>()
-    for (const box of reachOf(m)) {
+    for (const box of servedBoxes(m)) {
       for (let lat = Math.floor(box.south); lat <= Math.floor(box.north); lat++) {
         for (let lon = Math.floor(box.west); lon <= Math.floor(box.east); lon++) {
           const cell = cellOf(lat, lon)
@@ -254,7 +343,10 @@ export const MarketsLive = (
   Layer.effect(
     MarketData,
     Effect.map(
-      options.dir === undefined ? Effect.succeed([]) : loadMarketModels(options.dir),
+      options.dir === undefined
+        ? Effect.succeed([])
+        // The shipped files are decoded in full by the tests: their cities' rules are read on first use.
+        : loadMarketModels(options.dir, { rulesOnFirstUse: options.dir === SHIPPED_MARKETS_DIR }),
       (markets) => marketDataOf(markets, options.fallbackToSample ? sampleMarket : undefined)
     )
   )

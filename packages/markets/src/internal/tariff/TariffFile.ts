@@ -301,7 +301,13 @@ export const MarketDefinition = Schema.Struct({
    * Zones of this file outside `area` whose pickups the market also serves: an airport beyond
    * the city limits whose rule the tariff states (SFO's pick-up fee, Berlin's BER stage).
    */
-  alsoServes: Schema.optionalWith(Schema.Array(ZoneName), { default: () => [] })
+  alsoServes: Schema.optionalWith(Schema.Array(ZoneName), { default: () => [] }),
+  /**
+   * How far (km) beyond the area and the zones it also serves a trip's destination may lie
+   * (default `DEFAULT_REACH_KM`, 150): a destination farther away is refused as not served
+   * (docs/airports.md, "Reach").
+   */
+  reachKm: Schema.optional(Positive)
 })
 
 /**
@@ -390,6 +396,32 @@ const tariffProblem = (t: typeof TariffFields.Type): string | undefined => {
   }
   return undefined
 }
+
+/**
+ * What a market defined by a tariff file needs before its rules are read (where it serves,
+ * its clock, currency, zones and airports): the file's head, decoded alone (the rest of the
+ * file is not looked at). A folder's markets are found by their heads; each one's rules are
+ * decoded when a trip first needs them (`MarketsLive`, for the shipped folder, whose files
+ * the tests decode in full).
+ */
+export const TariffHead = Schema.Struct({
+  format: Schema.Literal(TARIFF_FORMAT),
+  version: Schema.Literal(TARIFF_VERSION),
+  market: MarketId,
+  currency: Currency,
+  define: MarketDefinition,
+  zones: Schema.optionalWith(Schema.Record({ key: ZoneName, value: Zone }), { default: () => ({}) }),
+  airports: Schema.optionalWith(Schema.Array(Airport), { default: () => [] })
+}).annotations({ identifier: "TariffHead" })
+export type TariffHead = typeof TariffHead.Type
+
+const decodeHead = Schema.decodeUnknownEither(TariffHead, { errors: "all", onExcessProperty: "ignore" })
+
+/** The head of a tariff file with `define` (see `TariffHead`); `path` only labels the error. */
+export const decodeTariffHead = (path: string, json: unknown): Either.Either<TariffHead, TariffInvalid> =>
+  decodeHead(json).pipe(
+    Either.mapLeft((e) => new TariffInvalid({ path, message: `tariff ${path}: ${ParseResult.TreeFormatter.formatErrorSync(e)}` }))
+  )
 
 /** A whole tariff file, decoded and checked. */
 export const TariffDocument = TariffFields.pipe(Schema.filter((t) => tariffProblem(t) ?? true))

@@ -33,7 +33,8 @@ export type { TariffTripView } from "./MarketTariffs.js"
 import { meterAmount, meterReading } from "./Meter.js"
 import { routeRatio } from "./RouteCalibration.js"
 import { slowMinutesOf } from "./SlowTime.js"
-import type { Meter, ProviderTariff, TariffDocument, TariffVersion } from "./TariffFile.js"
+import type { Meter, ProviderTariff, TariffDocument, TariffHead, TariffVersion } from "./TariffFile.js"
+import { zoneLocator } from "./Zones.js"
 
 /**
  * How the route resolvers estimate routes in a market with no records of its own: core's
@@ -50,8 +51,12 @@ const Z_GRID = GRID.map((q) => normalQuantile(q))
 
 /** A core `Market` defined by a tariff file, with the area it serves and the file it came from. */
 export interface DefinedMarket extends Market {
+  /** The whole file (for a market built by `lazyDefinedMarket`: decoded when first read). */
   readonly document: TariffDocument
+  /** Its rules indexed (likewise). */
   readonly tariffs: MarketTariffs
+  /** The file's head: `define`, zones and airports, known without the rules. */
+  readonly head: TariffHead
   /** The market's own area (the file's `define.area`): what orders overlapping markets. */
   readonly area: Area
   /** The file's `define.timeZone`: the market's local clock. */
@@ -164,6 +169,52 @@ export const priceTrip = (
 export const definedMarket = (document: TariffDocument): DefinedMarket | undefined => {
   const definition = document.define
   if (definition === undefined) return undefined
+  return pricedMarket({ ...document, define: definition }, document)
+}
+
+/**
+ * The market of a tariff file from its head, its rules decoded by `load` when a trip or a
+ * listing first needs them (once). Where it serves, its clock, currency, zones and airports
+ * are the head's. `load` failing is a defect: a folder read this way is one whose files the
+ * tests decode in full (the shipped one).
+ */
+export const lazyDefinedMarket = (head: TariffHead, load: () => TariffDocument): DefinedMarket => {
+  let market: DefinedMarket | undefined
+  const full = (): DefinedMarket => (market ??= pricedMarket(head, load()))
+  const clock = localClock(head.define.timeZone)
+  const also = head.define.alsoServes
+  // Pickups beyond the area are tested against the zones it also serves only (SFO), not every zone.
+  let alsoLocate: ((p: { readonly latitude: number; readonly longitude: number }) => ReadonlySet<string>) | undefined
+  const alsoZones = () => {
+    const names = new Set(also.flatMap((z) => {
+      const zone = head.zones[z]
+      return zone?.kind === "union" ? [z, ...zone.of] : [z]
+    }))
+    return Object.fromEntries(Object.entries(head.zones).filter(([name]) => names.has(name)))
+  }
+  return {
+    id: head.market,
+    name: head.define.name,
+    currency: head.currency,
+    routeProfile: TARIFF_ROUTE_PROFILE,
+    timeZone: head.define.timeZone,
+    area: head.define.area,
+    head,
+    get document() {
+      return full().document
+    },
+    get tariffs() {
+      return full().tariffs
+    },
+    serves: (p) => contains(head.define.area, p) || (also.length > 0 && also.some((z) => (alsoLocate ??= zoneLocator(alsoZones()))(p).has(z))),
+    localTime: (at): LocalTime => clock(DateTime.toEpochMillis(at)),
+    offers: (trip) => full().offers(trip)
+  }
+}
+
+/** The market of a decoded file; `head` is its `define`, zones and airports. */
+const pricedMarket = (head: TariffHead, document: TariffDocument): DefinedMarket => {
+  const definition = head.define
   const tariffs = marketTariffs(document)
   const clock = localClock(definition.timeZone)
   const localDateOf = localDateClock(definition.timeZone)
@@ -184,6 +235,7 @@ export const definedMarket = (document: TariffDocument): DefinedMarket | undefin
     routeProfile: TARIFF_ROUTE_PROFILE,
     document,
     tariffs,
+    head,
     area: definition.area,
     serves,
     localTime: (at): LocalTime => clock(DateTime.toEpochMillis(at)),

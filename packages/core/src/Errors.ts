@@ -82,11 +82,16 @@ export const NearestMarket = Schema.Struct({
 }).annotations({ identifier: "NearestMarket" })
 export type NearestMarket = typeof NearestMarket.Type
 
-/** Why a trip is not served: its pickup lies in no market, or its destination beyond the pickup market's reach. */
-export const NotServedReason = Schema.Literal("pickup-outside-markets", "destination-beyond-reach").annotations({
+/**
+ * Why a trip is not served: its pickup lies in no market, its destination beyond the pickup
+ * market's reach, or the market has no published rule for it.
+ */
+export const NotServedReason = Schema.Literal("pickup-outside-markets", "destination-beyond-reach", "no-rule-for-trip").annotations({
   identifier: "NotServedReason",
   description: "pickup-outside-markets: no market serves the pickup point; destination-beyond-reach: the pickup's market " +
-    "serves it, but the destination lies farther from that market's area than its reach"
+    "serves it, but the destination lies farther from that market's area than its reach; no-rule-for-trip: the market's " +
+    "published rules price none of its offers for this trip (a market of an airport's fixed fares alone, asked for a " +
+    "trip that none of them covers)"
 })
 export type NotServedReason = typeof NotServedReason.Type
 
@@ -168,6 +173,19 @@ export const destinationBeyondReach = (
     reach: { market, reachKm, distanceKm: km }
   })
 }
+
+/**
+ * The refusal of a trip its market has no rule for: a market of an airport's published fixed
+ * fares alone (no meter is known for the city) prices the trips they cover and no other. The
+ * message names the market and, where it has any, its airports: "market paris publishes no
+ * price for this trip: its rules price only the trips they name (airports CDG, ORY)".
+ */
+export const noRuleForTrip = (market: MarketId, airports: ReadonlyArray<string>): MarketNotServed =>
+  new MarketNotServed({
+    message: `market ${market} publishes no price for this trip: its rules price only the trips they name` +
+      (airports.length === 0 ? "" : ` (airports ${airports.join(", ")})`),
+    reason: "no-rule-for-trip"
+  })
 
 /** Token issue with a missing, unknown or wrong key/secret; one message for every case. */
 export class InvalidCredentials extends Schema.TaggedError<InvalidCredentials>()("InvalidCredentials", {

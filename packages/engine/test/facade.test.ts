@@ -284,11 +284,20 @@ describe("createRidequote options", () => {
       expect(nearest.map((m) => m.distanceKm)).toEqual([...nearest.map((m) => m.distanceKm)].sort((a, b) => a - b))
       expect(error.message).toContain(`nearest: ${nearest[0]?.id} (`)
       expect(error.body.requestId).toMatch(/^[0-9a-f-]{36}$/)
+      // Paris ships its airports' forfaits alone: CDG → Opéra (right bank) is the forfait, exact;
+      // Opéra → Montparnasse has no published price here and is refused as such, not priced as nothing.
+      const opera = { latitude: 48.8719, longitude: 2.3316 }
+      const cdg = await rq.quote(caller, { pickup: { latitude: 49.0097, longitude: 2.5479 }, destination: opera, distanceKm: 27, durationMinutes: 45 })
+      expect(Object.values(cdg.marketPrices).map((p) => [p.p5, p.p95])).toEqual([[55, 55]])
+      const inTown = await rejection(rq.quote(caller, { pickup: opera, destination: { latitude: 48.8421, longitude: 2.3219 }, distanceKm: 4, durationMinutes: 15 }))
+      expect(inTown.code).toBe("result:market-not-served")
+      expect(inTown.body.code === "result:market-not-served" ? inTown.body.reason : undefined).toBe("no-rule-for-trip")
+      expect(inTown.message).toContain("airports CDG, ORY")
       expect((await rq.quote(caller, timesSquareToJfk)).currency).toBe("USD")
       // Listing shows the shipped markets only: no sample fallback here.
       expect((await rq.markets()).some((m) => m.sampleData)).toBe(false)
       const decisions = (await rq.audit.recent(caller)).map((e) => e.decision.outcome).sort()
-      expect(decisions).toEqual(["quoted", "rejected"])
+      expect(decisions).toEqual(["quoted", "quoted", "rejected", "rejected"])
     } finally {
       await rq.close()
     }

@@ -22,7 +22,7 @@ import type { Mode, QuoteRequest, QuoteResponse, Route } from "../Quote.js"
 import type { PricedTrip } from "./Pricing.js"
 import { Pricing } from "./Pricing.js"
 import type { RouteMetadata } from "./rules.js"
-import { coordinatesRule, reachRule, routeBoundsRule, routeMetadataRule, scheduleBoundRule, selectMode } from "./rules.js"
+import { coordinatesRule, offeredRule, reachRule, routeBoundsRule, routeMetadataRule, scheduleBoundRule, selectMode } from "./rules.js"
 
 /** Assigned by the host before the request is handled; also the audit entry's key. */
 export interface QuoteContext {
@@ -211,7 +211,7 @@ export const QuotesLive: Layer.Layer<Quotes, never, MarketData | RouteResolver |
     // The hot path is written as plain callbacks rather than Effect.gen: every step of a
     // generator is a trip through the fiber's run loop (measured in bench/quotes.ts).
 
-    /** Steps 7–9 once the route is known: its bounds, the mode, the prices. */
+    /** Steps 7–9 once the route is known: its bounds, the mode, the prices (and at least one offer). */
     const priceRoute = (q: InFlight, market: Market, departAt: DateTime.Utc, route: Route): Outcome => {
       const bounds = routeBoundsRule(route)
       if (Either.isLeft(bounds)) return Effect.fail(bounds.left)
@@ -226,8 +226,10 @@ export const QuotesLive: Layer.Layer<Quotes, never, MarketData | RouteResolver |
         localTime: market.localTime(departAt, q.request.pickup),
         departAt
       }
-      return Effect.map(pricing.price(market, trip, q.account.pricing), (priced) =>
-        respond(market, route, mode, priced, q.context))
+      return Effect.flatMap(pricing.price(market, trip, q.account.pricing), (priced) => {
+        const offered = offeredRule(market, priced.marketPrices)
+        return Either.isLeft(offered) ? Effect.fail(offered.left) : Effect.succeed(respond(market, route, mode, priced, q.context))
+      })
     }
 
     /** Steps 4–6 once the clock is read: the schedule bound, the market, the route. */

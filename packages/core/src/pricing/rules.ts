@@ -4,7 +4,7 @@
  * `Quotes` applies them in order; each is property-tested on its own.
  */
 import { DateTime, Either } from "effect"
-import { destinationBeyondReach, InvalidRequest, RouteMetadataIncomplete } from "../Errors.js"
+import { destinationBeyondReach, InvalidRequest, noRuleForTrip, RouteMetadataIncomplete } from "../Errors.js"
 import type { MarketNotServed } from "../Errors.js"
 import type { Coordinates } from "../Geo.js"
 import { MAX_ABS_LATITUDE, MAX_ABS_LONGITUDE } from "../Geo.js"
@@ -144,3 +144,15 @@ export const reachRule = (market: Market, destination: Coordinates): Either.Eith
   const km = reach.distanceKm(destination)
   return km <= reach.km ? Either.void : Either.left(destinationBeyondReach(destination, market.id, km, reach.km))
 }
+
+/**
+ * A trip the market prices with no offer at all is not served: a market of an airport's
+ * published fixed fares alone has a price for the trips they cover and none for others, and an
+ * answer with empty `marketPrices` would read as a price of nothing. The refusal names the
+ * market's airports, where the trips it does price begin or end.
+ */
+export const offeredRule = (market: Market, marketPrices: Readonly<Record<string, unknown>>): Either.Either<void, MarketNotServed> => {
+  for (const _ in marketPrices) return Either.void
+  return Either.left(noRuleForTrip(market.id, (market.coverage?.airports ?? []).map((a) => a.iata)))
+}
+

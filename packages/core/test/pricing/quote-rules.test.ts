@@ -267,6 +267,28 @@ describe("quote bounds", () => {
       expect(failureCode(refused)).toBe("result:market-not-served")
     }))
 
+  it.effect("a market with no offer for the trip (fixed fares alone, none covering it) → result:market-not-served, reason no-rule-for-trip, naming its airports, audited", () =>
+    Effect.gen(function*() {
+      const fixedFaresOnly: Market = {
+        ...sampleMarket,
+        offers: () => [],
+        coverage: {
+          area: { south: 52.3, west: 13.0, north: 52.7, east: 13.8 },
+          timeZone: "Europe/Berlin",
+          offers: () => [],
+          airports: [{ iata: "BER", name: "Berlin Brandenburg", latitude: 52.3667, longitude: 13.5033 }]
+        }
+      }
+      const { exit, records } = yield* quoteAt(supplied, {
+        marketData: Layer.succeed(MarketData, { marketAt: () => Effect.succeed(fixedFaresOnly), markets: [fixedFaresOnly] })
+      })
+      expect(failureCode(exit)).toBe("result:market-not-served")
+      const error = Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error : undefined
+      expect(error?._tag === "MarketNotServed" && error.reason).toBe("no-rule-for-trip")
+      expect(error?.message).toContain("(airports BER)")
+      expect(records[0]?.decision).toMatchObject({ outcome: "rejected", code: "result:market-not-served" })
+    }))
+
   it.effect("recommendations come from the default behavior; other enabled behaviors are priced as shadow", () =>
     Effect.gen(function*() {
       const pricing = {

@@ -1,0 +1,85 @@
+/**
+ * Milan (tariffe predeterminate of Regione Lombardia's airport taxi basin): a market of fixed
+ * fares alone. Milano – Malpensa, Malpensa – Linate, Linate – Fiera (Rho), Malpensa – Fiera (2023
+ * only) and Milano – Orio al Serio, each exact, both ways, at any hour, by version (2023-07-01,
+ * 2024-07-01); nothing offered for a trip no fixed fare covers (the city's meter, a basin tariff
+ * with progressions, is not in the file). Sources: packages/markets/models/sources/milan.md.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { definedMarket, parseTariff, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
+import type { DefinedMarket, TariffDocument } from "@ridequote/markets"
+import { suppliedTrip } from "../trips.js"
+
+const doc: TariffDocument = Either.getOrThrow(parseTariff("milan", readFileSync(join(SHIPPED_MARKETS_DIR, "milan-tariff.json"), "utf8")))
+const market: DefinedMarket = (() => {
+  const m = definedMarket(doc)
+  if (m === undefined) throw new Error("milan defines no market")
+  return m
+})()
+const tariff = (() => {
+  const t = doc.tariffs[0]
+  if (t === undefined) throw new Error("no tariff")
+  return t
+})()
+
+type Point = { readonly latitude: number; readonly longitude: number }
+const MXP_T1: Point = { latitude: 45.6270, longitude: 8.7115 }
+const MXP_T2: Point = { latitude: 45.6485, longitude: 8.7305 }
+const LINATE: Point = { latitude: 45.4560, longitude: 9.2780 }
+const ORIO: Point = { latitude: 45.6689, longitude: 9.7003 }
+const FIERA_RHO: Point = { latitude: 45.5200, longitude: 9.0870 }
+const DUOMO: Point = { latitude: 45.4642, longitude: 9.1900 }
+const CENTRALE: Point = { latitude: 45.4862, longitude: 9.2047 }
+const NAVIGLI: Point = { latitude: 45.4520, longitude: 9.1750 }
+
+const offers = (from: Point, to: Point, iso: string) => market.offers(suppliedTrip(market, from, to, 45, 50)(iso))
+const price = (from: Point, to: Point, iso: string) =>
+  offers(from, to, iso).map((o) => [o.distribution.quantile(0.05), o.distribution.quantile(0.95)])
+
+describe("Milan: zones", () => {
+  it("the city (an approximate polygon), the airports' terminals and the Fiera, kept apart", () => {
+    const has = (p: Point, zone: string) => market.tariffs.locate(p).has(zone)
+    expect([has(DUOMO, "milano"), has(CENTRALE, "milano"), has(NAVIGLI, "milano")]).toEqual([true, true, true])
+    expect([has(MXP_T1, "mxp"), has(MXP_T2, "mxp"), has(LINATE, "lin"), has(ORIO, "bgy"), has(FIERA_RHO, "fiera")]).toEqual([true, true, true, true, true])
+    // Linate (Segrate) and the Fiera (Rho-Pero) lie outside the Comune di Milano.
+    expect([has(LINATE, "milano"), has(FIERA_RHO, "milano")]).toEqual([false, false])
+    expect([market.serves(MXP_T1), market.serves(LINATE), market.serves(DUOMO)]).toEqual([true, true, true])
+    expect(doc.airports.map((a) => a.iata)).toEqual(["MXP", "LIN", "BGY"])
+  })
+})
+
+describe("Milan: the 2024 fixed fares (from 2024-07-01; today's with the caveat)", () => {
+  const at = "2026-12-08T11:00:00+01:00"
+  it("Milano – Malpensa €114, Malpensa – Linate €128, Linate – Fiera €68, Milano – Orio €128, both ways", () => {
+    expect(price(DUOMO, MXP_T1, at)).toEqual([[114, 114]])
+    expect(price(MXP_T2, CENTRALE, at)).toEqual([[114, 114]])
+    expect(price(LINATE, MXP_T1, at)).toEqual([[128, 128]])
+    expect(price(FIERA_RHO, LINATE, at)).toEqual([[68, 68]])
+    expect(price(ORIO, NAVIGLI, at)).toEqual([[128, 128]])
+    // No night or Sunday supplement on a fixed fare.
+    expect(price(MXP_T1, DUOMO, "2026-12-06T03:00:00+01:00")).toEqual([[114, 114]])
+  })
+  it("offers nothing for a trip no fixed fare covers: within Milan, Milan – Linate (metered), Malpensa – Fiera (2024 fare not read)", () => {
+    expect(offers(DUOMO, CENTRALE, at)).toEqual([])
+    expect(offers(DUOMO, LINATE, at)).toEqual([])
+    expect(offers(MXP_T1, FIERA_RHO, at)).toEqual([])
+  })
+  it("carries the caveat on the 2025 and 2026 adjustments", () => {
+    expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("2025")
+  })
+})
+
+describe("Milan: the 2023 fixed fares (from 2023-07-01, in force on 2024-01-01)", () => {
+  it("each trip on its own date's fares; the boundary 2024-06-30 / 2024-07-01", () => {
+    expect(["2023-07-01", "2024-01-01", "2024-06-30", "2024-07-01"].map((d) => versionAt(tariff, d).effectiveFrom))
+      .toEqual(["2023-07-01", "2023-07-01", "2023-07-01", "2024-07-01"])
+    const at = "2024-01-01T10:00:00+01:00"
+    expect([price(DUOMO, MXP_T1, at), price(MXP_T1, LINATE, at), price(LINATE, FIERA_RHO, at), price(MXP_T2, FIERA_RHO, at), price(CENTRALE, ORIO, at)])
+      .toEqual([[[110, 110]], [[124, 124]], [[64, 64]], [[92, 92]], [[122, 122]]])
+    expect(price(DUOMO, MXP_T1, "2024-06-30T20:00:00+02:00")).toEqual([[110, 110]])
+    expect(price(DUOMO, MXP_T1, "2024-07-01T08:00:00+02:00")).toEqual([[114, 114]])
+  })
+})

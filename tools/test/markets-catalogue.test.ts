@@ -27,9 +27,10 @@ describe("the market catalogue", () => {
     const today = render({ at: "2026-12-06" })
     expect(today.markdown).toMatch(/\*\*JFK\*\* New York John F\. Kennedy International: yellow-taxi: JFK–Manhattan flat fare USD 70\.00/)
     expect(today.markdown).toMatch(/\| 4 \| HND \| Tokyo Haneda \| Tokyo \| 85\.9 \| `tokyo` \|/)
-    expect(today.markdown).toMatch(/\| 1 \| ATL \| .* \| not served \|/)
+    expect(today.markdown).toMatch(/\| 1 \| ATL \| .* \| `atlanta` \|/)
+    expect(today.markdown).toMatch(/\| 5 \| LHR \| .* \| not served \|/)
     expect(today.svg).toContain('class="airport-served"><title>JFK New York John F. Kennedy International: served by nyc</title>')
-    expect(today.svg).toContain("<title>ATL Hartsfield–Jackson Atlanta International (ACI 2024 #1): not served</title>")
+    expect(today.svg).toContain("<title>LHR London Heathrow (ACI 2024 #5): not served</title>")
   })
 
   it("refuses a date that is not YYYY-MM-DD", () => {

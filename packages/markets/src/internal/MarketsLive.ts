@@ -27,16 +27,11 @@ import type { DefinedMarket } from "./tariff/TariffMarket.js"
 import type { MarketTariffs } from "./tariff/MarketTariffs.js"
 import { decodeTariffHead, decodeTariffJson, flatFaresOnly, isTariffJson } from "./tariff/TariffFile.js"
 import { SHIPPED_MARKETS_DIR } from "./Shipped.js"
+import type { MarketsOptions } from "./Shipped.js"
 import type { Airport } from "./tariff/TariffFile.js"
 import type { TariffDocument, TariffHead } from "./tariff/TariffFile.js"
 
-/** Which markets `MarketsLive` serves; `marketsSelection` builds it from the command-line options. */
-export interface MarketsOptions {
-  /** Folder whose *.json files are market models; absent = no calibrated market. */
-  readonly dir?: string | undefined
-  /** Price places no calibrated market serves on core's sample market. */
-  readonly fallbackToSample: boolean
-}
+export type { MarketsOptions } from "./Shipped.js"
 
 /**
  * Reads and decodes every *.json file in `dir` (name order): market models (`ridequote-market`)

@@ -10,7 +10,14 @@
  * package's, whatever the working directory.
  */
 import { fileURLToPath } from "node:url"
-import type { MarketsOptions } from "./MarketsLive.js"
+
+/** Which markets `MarketsLive` serves (a folder, and whether places none of them serves fall back to the sample market); `marketsSelection` builds it from the command-line options. */
+export interface MarketsOptions {
+  /** Folder whose *.json files are market models; absent = no calibrated market. */
+  readonly dir?: string | undefined
+  /** Price places no calibrated market serves on core's sample market. */
+  readonly fallbackToSample: boolean
+}
 
 /** The folder of models shipped in this package (`models/`), resolved from the installed module's location. */
 export const SHIPPED_MARKETS_DIR: string = fileURLToPath(new URL("../../models", import.meta.url))

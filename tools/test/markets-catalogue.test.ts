@@ -4,6 +4,7 @@
  * and its date is an argument, never the wall clock.
  */
 import { execFileSync, spawnSync } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 
 const SCRIPT = "tools/markets/catalogue.mjs"
@@ -31,6 +32,14 @@ describe("the market catalogue", () => {
     expect(today.markdown).toMatch(/\| 5 \| LHR \| .* \| not served \|/)
     expect(today.svg).toContain('class="airport-served"><title>JFK New York John F. Kennedy International: served by nyc</title>')
     expect(today.svg).toContain("<title>LHR London Heathrow (ACI 2024 #5): not served</title>")
+  })
+
+  it("the README's two lines on what is served give the catalogue's counts", () => {
+    const counts = /(\d+) markets in (\d+) currencies[;,] (\d+) of ACI's 50 busiest airports/
+    const catalogue = counts.exec(readFileSync("docs/markets.md", "utf8"))
+    const readme = counts.exec(readFileSync("README.md", "utf8").replace(/\s+/g, " "))
+    expect(catalogue).not.toBeNull()
+    expect(readme?.slice(1, 4)).toEqual(catalogue?.slice(1, 4))
   })
 
   it("refuses a date that is not YYYY-MM-DD", () => {

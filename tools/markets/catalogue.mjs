@@ -186,10 +186,24 @@ const renderMarkdown = (rows, aci, date) => {
     "|---|---|---|---|---|---|"
   )
   for (const a of aci.airports) {
-    lines.push(`| ${a.rank ?? "—"} | ${a.iata} | ${cell(a.name)} | ${cell(a.city)} | ${a.passengersMillions ?? "—"} | ${served.has(a.iata) ? `\`${served.get(a.iata)}\`` : "not served"} |`)
+    const note = served.has(a.iata) ? undefined : cityNote(a.city)
+    const notServed = note === undefined ? "not served" : `not served: [why](../packages/markets/models/sources/${note})`
+    lines.push(`| ${a.rank ?? "—"} | ${a.iata} | ${cell(a.name)} | ${cell(a.city)} | ${a.passengersMillions ?? "—"} | ${served.has(a.iata) ? `\`${served.get(a.iata)}\`` : notServed} |`)
   }
   lines.push("")
   return lines.join("\n")
+}
+
+/**
+ * The source note of a city (packages/markets/models/sources/<city>.md), which says why a city
+ * researched and not shipped is not: by the city's name, then its first word ("Dallas–Fort
+ * Worth" → dallas.md). Undefined where there is none.
+ */
+const cityNote = (city) => {
+  const slug = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "")
+  const notes = new Set(readdirSync(join(MODELS, "sources")))
+  for (const name of [slug(city), slug(city.split(/[\s–(-]/)[0] ?? "")]) if (notes.has(`${name}.md`)) return `${name}.md`
+  return undefined
 }
 
 const W = 1440

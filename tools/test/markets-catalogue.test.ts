@@ -29,7 +29,7 @@ describe("the market catalogue", () => {
     expect(today.markdown).toMatch(/\*\*JFK\*\* New York John F\. Kennedy International: yellow-taxi: JFK–Manhattan flat fare USD 70\.00/)
     expect(today.markdown).toMatch(/\| 4 \| HND \| Tokyo Haneda \| Tokyo \| 85\.9 \| `tokyo` \|/)
     expect(today.markdown).toMatch(/\| 1 \| ATL \| .* \| `atlanta` \|/)
-    expect(today.markdown).toMatch(/\| 5 \| LHR \| .* \| not served \|/)
+    expect(today.markdown).toMatch(/\| 5 \| LHR \| .* \| not served: \[why\]\(..\/packages\/markets\/models\/sources\/london.md\) \|/)
     expect(today.svg).toContain('class="airport-served"><title>JFK New York John F. Kennedy International: served by nyc</title>')
     expect(today.svg).toContain("<title>LHR London Heathrow (ACI 2024 #5): not served</title>")
   })

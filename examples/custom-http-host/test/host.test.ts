@@ -31,8 +31,9 @@ layer(TestHost, { excludeTestServices: true })((it) => {
           HttpClientRequest.post("/v1/quote").pipe(
             HttpClientRequest.bearerToken(token),
             HttpClientRequest.bodyUnsafeJson({
-              pickup: { latitude: 48.8566, longitude: 2.3522 },
-              destination: { latitude: 48.8738, longitude: 2.295 },
+              // Lisbon: no shipped market; the example's host prices it on the sample market.
+              pickup: { latitude: 38.7223, longitude: -9.1393 },
+              destination: { latitude: 38.7436, longitude: -9.1602 },
               distanceKm: 4.2,
               durationMinutes: 14
             })

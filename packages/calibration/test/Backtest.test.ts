@@ -20,7 +20,7 @@ const lines = [
   "",
   JSON.stringify({ id: 7, pickup: midtown, destination: downtown, distanceKm: 6.2, at: "2019-03-05T08:15:00-05:00" }),
   JSON.stringify({ id: "no-time", pickup: midtown, destination: downtown }),
-  JSON.stringify({ id: "paris", pickup: { latitude: 48.8566, longitude: 2.3522 }, destination: { latitude: 48.86, longitude: 2.29 }, at: "2019-03-05T08:15:00+01:00" })
+  JSON.stringify({ id: "lisbon", pickup: { latitude: 38.7223, longitude: -9.1393 }, destination: { latitude: 38.7436, longitude: -9.1602 }, at: "2019-03-05T08:15:00+00:00" })
 ]
 
 const withFiles = <A, E, R>(input: string, body: (paths: { input: string; output: string }) => Effect.Effect<A, E, R>) =>
@@ -43,7 +43,7 @@ describe("backtest", () => {
         const summary = yield* runBacktest(input, output)
         const out = yield* readLines(output)
         expect(summary).toEqual({ lines: 6, quoted: 3, errors: 3 })
-        expect(out.map((o) => o["id"])).toEqual(["resolved", "supplied", undefined, 7, "no-time", "paris"])
+        expect(out.map((o) => o["id"])).toEqual(["resolved", "supplied", undefined, 7, "no-time", "lisbon"])
       })).pipe(Effect.provide(Live)))
 
   it.effect("a quote line has the fields of /v1/quote, priced in Realtime at the trip's moment", () =>
@@ -89,7 +89,7 @@ describe("backtest", () => {
         expect(out[2]).toEqual({ line: 3, error: { code: "result:invalid-request", message: "line is not valid JSON" } })
         expect(out[3]).toMatchObject({ id: 7, line: 5, error: { code: "result:route-metadata-incomplete" } })
         expect(out[4]).toMatchObject({ id: "no-time", line: 6, error: { code: "result:invalid-request" } })
-        expect(out[5]?.["requestId"]).toBeDefined() // Paris: the sample market
+        expect(out[5]?.["requestId"]).toBeDefined() // Lisbon: the sample market
       })).pipe(Effect.provide(Live)))
 
   it.effect("is deterministic: the same input gives the same output, request ids included", () =>

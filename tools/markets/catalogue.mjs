@@ -208,54 +208,104 @@ const cityNote = (city) => {
 
 const W = 1440
 const H = 720
-const x = (longitude) => ((longitude + 180) / 360) * W
-const y = (latitude) => ((90 - latitude) / 180) * H
 const f1 = (n) => (Math.round(n * 10) / 10).toString()
 const esc = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
 
+/**
+ * A panel of the map: an equirectangular view of `bounds` (degrees) drawn at `left`, `top`,
+ * `width` pixels wide, as tall as the bounds make it at that scale.
+ */
+const panel = (bounds, left, top, width) => {
+  const scale = width / (bounds.east - bounds.west)
+  const height = (bounds.north - bounds.south) * scale
+  return {
+    bounds, left, top, width, height,
+    x: (longitude) => left + (longitude - bounds.west) * scale,
+    y: (latitude) => top + (bounds.north - latitude) * scale,
+    holds: (p) => p.longitude >= bounds.west && p.longitude <= bounds.east && p.latitude >= bounds.south && p.latitude <= bounds.north
+  }
+}
+
+/** Where markets crowd, drawn again larger below the world: Europe, and East Asia. */
+const INSETS = [
+  { name: "Europe", bounds: { west: -10, east: 32, south: 35, north: 56 } },
+  { name: "East Asia", bounds: { west: 100, east: 142, south: 18, north: 42 } }
+]
+
+/** One panel's points: ACI airports not served, markets, their airports; labels where `labelled` holds. */
+const drawPoints = (out, view, rows, aci, served, labelled) => {
+  const { x, y } = view
+  for (const a of aci.airports.filter((a) => !served.has(a.iata) && view.holds(a))) {
+    out.push(`<g class="aci-not-served"><title>${esc(`${a.iata} ${a.name} (ACI 2024${a.rank === null ? "" : ` #${a.rank}`}): not served`)}</title>` +
+      `<circle cx="${f1(x(a.longitude))}" cy="${f1(y(a.latitude))}" r="3.5" fill="none" stroke="#999" stroke-width="1.2"/>` +
+      (labelled(a) ? `<text x="${f1(x(a.longitude) + 5)}" y="${f1(y(a.latitude) + 3)}" fill="#999">${a.iata}</text>` : "") + "</g>")
+  }
+  for (const r of rows) {
+    const c = centreOf(r.area)
+    if (c !== undefined && view.holds(c)) {
+      out.push(`<g class="market"><title>${esc(`${r.id}: ${r.name} (${r.currency})`)}</title>` +
+        `<rect x="${f1(x(c.longitude) - 3.5)}" y="${f1(y(c.latitude) - 3.5)}" width="7" height="7" fill="#0b5fa5"/>` +
+        (labelled(c) ? `<text x="${f1(x(c.longitude) - 5)}" y="${f1(y(c.latitude) - 6)}" fill="#0b5fa5" text-anchor="end" font-weight="bold">${esc(r.id)}</text>` : "") + "</g>")
+    }
+    r.airports.filter((a) => view.holds(a)).forEach((a, i) => {
+      out.push(`<g class="airport-served"><title>${esc(`${a.iata} ${a.name}: served by ${r.id}`)}</title>` +
+        `<circle cx="${f1(x(a.longitude))}" cy="${f1(y(a.latitude))}" r="3" fill="#d2691e"/>` +
+        (labelled(a) ? `<text x="${f1(x(a.longitude) + 5)}" y="${f1(y(a.latitude) + 3 + i * 10)}" fill="#a0501a">${a.iata}</text>` : "") + "</g>")
+    })
+  }
+}
+
 const renderSvg = (rows, aci, date) => {
   const served = new Set(rows.flatMap((r) => r.airports.map((a) => a.iata)))
+  const world = panel({ west: -180, east: 180, south: -90, north: 90 }, 0, 0, W)
+  const gap = 20
+  const insetWidth = (W - gap) / 2
+  const insets = INSETS.map((inset, i) => ({ ...inset, view: panel(inset.bounds, i * (insetWidth + gap), H + gap, insetWidth) }))
+  const insetsHeight = Math.max(...insets.map((i) => i.view.height))
+  const total = H + gap + insetsHeight + 40
   const out = [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H + 40}" width="${W}" height="${H + 40}" font-family="sans-serif" font-size="10">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${f1(total)}" width="${W}" height="${f1(total)}" font-family="sans-serif" font-size="10">`,
     `<title>ridequote markets and airports, rules in force on ${date}</title>`,
     `<rect x="0" y="0" width="${W}" height="${H}" fill="#f4f8fb" stroke="#8aa"/>`
   ]
   // Graticule every 30°, the equator and the prime meridian a little stronger.
   for (let lon = -150; lon <= 150; lon += 30) {
-    out.push(`<line x1="${f1(x(lon))}" y1="0" x2="${f1(x(lon))}" y2="${H}" stroke="${lon === 0 ? "#9bb" : "#d5e0e6"}" stroke-width="1"/>`)
+    out.push(`<line x1="${f1(world.x(lon))}" y1="0" x2="${f1(world.x(lon))}" y2="${H}" stroke="${lon === 0 ? "#9bb" : "#d5e0e6"}" stroke-width="1"/>`)
   }
   for (let lat = -60; lat <= 60; lat += 30) {
-    out.push(`<line x1="0" y1="${f1(y(lat))}" x2="${W}" y2="${f1(y(lat))}" stroke="${lat === 0 ? "#9bb" : "#d5e0e6"}" stroke-width="1"/>`)
+    out.push(`<line x1="0" y1="${f1(world.y(lat))}" x2="${W}" y2="${f1(world.y(lat))}" stroke="${lat === 0 ? "#9bb" : "#d5e0e6"}" stroke-width="1"/>`)
   }
-  for (let lon = -150; lon <= 150; lon += 30) out.push(`<text x="${f1(x(lon) + 2)}" y="${H - 4}" fill="#789">${lon}°</text>`)
-  for (let lat = -60; lat <= 60; lat += 30) out.push(`<text x="2" y="${f1(y(lat) - 2)}" fill="#789">${lat}°</text>`)
-  // ACI airports no market serves: hollow grey circles with their code.
-  for (const a of aci.airports.filter((a) => !served.has(a.iata))) {
-    out.push(`<g class="aci-not-served"><title>${esc(`${a.iata} ${a.name} (ACI 2024${a.rank === null ? "" : ` #${a.rank}`}): not served`)}</title>` +
-      `<circle cx="${f1(x(a.longitude))}" cy="${f1(y(a.latitude))}" r="3.5" fill="none" stroke="#999" stroke-width="1.2"/>` +
-      `<text x="${f1(x(a.longitude) + 5)}" y="${f1(y(a.latitude) + 3)}" fill="#999">${a.iata}</text></g>`)
+  for (let lon = -150; lon <= 150; lon += 30) out.push(`<text x="${f1(world.x(lon) + 2)}" y="${H - 4}" fill="#789">${lon}°</text>`)
+  for (let lat = -60; lat <= 60; lat += 30) out.push(`<text x="2" y="${f1(world.y(lat) - 2)}" fill="#789">${lat}°</text>`)
+  // The insets' frames on the world, named; points inside them are labelled in the insets only.
+  for (const inset of insets) {
+    const b = inset.bounds
+    out.push(`<rect x="${f1(world.x(b.west))}" y="${f1(world.y(b.north))}" width="${f1(world.x(b.east) - world.x(b.west))}" ` +
+      `height="${f1(world.y(b.south) - world.y(b.north))}" fill="none" stroke="#8aa" stroke-dasharray="3 2"/>`)
   }
-  // Markets (a filled square at the area's centre, its id) and their airports (filled circles).
-  for (const r of rows) {
-    const c = centreOf(r.area)
-    if (c !== undefined) {
-      out.push(`<g class="market"><title>${esc(`${r.id}: ${r.name} (${r.currency})`)}</title>` +
-        `<rect x="${f1(x(c.longitude) - 3.5)}" y="${f1(y(c.latitude) - 3.5)}" width="7" height="7" fill="#0b5fa5"/>` +
-        `<text x="${f1(x(c.longitude) - 5)}" y="${f1(y(c.latitude) - 6)}" fill="#0b5fa5" text-anchor="end" font-weight="bold">${esc(r.id)}</text></g>`)
+  const inAnInset = (p) => insets.some((inset) => inset.view.holds(p))
+  drawPoints(out, world, rows, aci, served, (p) => !inAnInset(p))
+  for (const inset of insets) {
+    const v = inset.view
+    out.push(`<rect x="${f1(v.left)}" y="${f1(v.top)}" width="${f1(v.width)}" height="${f1(v.height)}" fill="#f4f8fb" stroke="#8aa"/>`)
+    for (let lon = Math.ceil(v.bounds.west / 10) * 10; lon <= v.bounds.east; lon += 10) {
+      out.push(`<line x1="${f1(v.x(lon))}" y1="${f1(v.top)}" x2="${f1(v.x(lon))}" y2="${f1(v.top + v.height)}" stroke="#d5e0e6"/>` +
+        `<text x="${f1(v.x(lon) + 2)}" y="${f1(v.top + v.height - 4)}" fill="#789">${lon}°</text>`)
     }
-    r.airports.forEach((a, i) => {
-      out.push(`<g class="airport-served"><title>${esc(`${a.iata} ${a.name}: served by ${r.id}`)}</title>` +
-        `<circle cx="${f1(x(a.longitude))}" cy="${f1(y(a.latitude))}" r="3" fill="#d2691e"/>` +
-        `<text x="${f1(x(a.longitude) + 5)}" y="${f1(y(a.latitude) + 3 + i * 10)}" fill="#a0501a">${a.iata}</text></g>`)
-    })
+    for (let lat = Math.ceil(v.bounds.south / 10) * 10; lat <= v.bounds.north; lat += 10) {
+      out.push(`<line x1="${f1(v.left)}" y1="${f1(v.y(lat))}" x2="${f1(v.left + v.width)}" y2="${f1(v.y(lat))}" stroke="#d5e0e6"/>` +
+        `<text x="${f1(v.left + 2)}" y="${f1(v.y(lat) - 2)}" fill="#789">${lat}°</text>`)
+    }
+    out.push(`<text x="${f1(v.left + v.width - 6)}" y="${f1(v.top + 14)}" text-anchor="end" font-size="12" font-weight="bold" fill="#567">${inset.name}</text>`)
+    drawPoints(out, v, rows, aci, served, () => true)
   }
   // Legend.
-  const ly = H + 24
+  const ly = total - 16
   out.push(
-    `<rect x="10" y="${ly - 7}" width="7" height="7" fill="#0b5fa5"/><text x="22" y="${ly}">market (centre of its area)</text>`,
-    `<circle cx="200" cy="${ly - 3.5}" r="3" fill="#d2691e"/><text x="208" y="${ly}">airport served</text>`,
-    `<circle cx="320" cy="${ly - 3.5}" r="3.5" fill="none" stroke="#999" stroke-width="1.2"/><text x="328" y="${ly}">ACI 2024 top 50, not served</text>`,
-    `<text x="${W - 10}" y="${ly}" text-anchor="end" fill="#567">equirectangular projection, 30° graticule; rules in force on ${date}; generated by tools/markets/catalogue.mjs</text>`,
+    `<rect x="10" y="${f1(ly - 7)}" width="7" height="7" fill="#0b5fa5"/><text x="22" y="${f1(ly)}">market (centre of its area)</text>`,
+    `<circle cx="200" cy="${f1(ly - 3.5)}" r="3" fill="#d2691e"/><text x="208" y="${f1(ly)}">airport served</text>`,
+    `<circle cx="320" cy="${f1(ly - 3.5)}" r="3.5" fill="none" stroke="#999" stroke-width="1.2"/><text x="328" y="${f1(ly)}">ACI 2024 top 50, not served</text>`,
+    `<text x="${W - 10}" y="${f1(ly)}" text-anchor="end" fill="#567">equirectangular projection, 30° graticule (insets 10°); rules in force on ${date}; generated by tools/markets/catalogue.mjs</text>`,
     "</svg>",
     ""
   )

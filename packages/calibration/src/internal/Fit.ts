@@ -1,5 +1,5 @@
 /**
- * Fitting a market model from observed trips (method in docs/pricing.md, "Calibrated markets").
+ * Fitting a market model from observed trips (method in docs/calibration.md, "Calibrated markets").
  *
  * 1. Deterministic split: a row is held out when the hash of its raw line falls in the
  *    held-out fraction; the fit never sees those rows.
@@ -91,7 +91,7 @@ export interface FitOptions extends MarketFitBase {
   /**
    * One provider for every row, as riders choose it (`yellow-taxi`), with its product name:
    * for records whose provider column names a meter vendor or an affiliation whose prices do
-   * not differ (docs/pricing.md, "Providers").
+   * not differ (docs/calibration.md, "Providers").
    */
   readonly pooled?: { readonly provider: string; readonly product: string }
   readonly buckets?: Buckets

@@ -1,6 +1,6 @@
 /**
  * Forward-in-time validation: for each cut date, fit on the trips before it and score the
- * trips after it (docs/pricing.md, "Forward validation").
+ * trips after it (docs/calibration.md, "Forward validation").
  *
  * The scored window runs `horizonMonths` from the cut, and ends early where the full records
  * show a new tariff regime beginning: no model fitted before a tariff change can know the new

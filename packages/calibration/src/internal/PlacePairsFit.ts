@@ -1,5 +1,5 @@
 /**
- * Fitting a ride-hail market's place-pair table (`placePairs`; docs/pricing.md, "Ride-hail
+ * Fitting a ride-hail market's place-pair table (`placePairs`; docs/calibration.md, "Ride-hail
  * markets"): for records between named places (Boston's twelve), what each provider's own
  * route distances and prices between two places say beyond the distance model.
  *

@@ -1,6 +1,6 @@
 /**
  * Tariff regimes, detected from the trip records rather than typed in (method in
- * docs/pricing.md, "Tariff regimes").
+ * docs/calibration.md, "Tariff regimes").
  *
  * Two kinds of evidence start a regime:
  *

@@ -54,7 +54,7 @@ export interface RideHailEvaluation {
  * inferred from the trip's ends, as a caller without the provider's distance (and duration)
  * asks, against a line in the distance the quote reports; and of every product on either
  * route (none worse than the line). With the provider's own distance supplied the line knows
- * the route already: that average is reported beside it, not held to 15 % (docs/pricing.md,
+ * the route already: that average is reported beside it, not held to 15 % (docs/calibration.md,
  * "Place pairs": what is left there is the moment of the call).
  */
 export const RIDE_HAIL_TARGETS = { supplied: 0.05, resolved: 0.05, improvement: 0.3, overLine: 0.15, overLineEach: 0 } as const

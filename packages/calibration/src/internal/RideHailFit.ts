@@ -1,6 +1,6 @@
 /**
  * Fitting a ride-hail market from price records (quotes or trips) of its providers' products
- * (method in docs/pricing.md, "Ride-hail markets").
+ * (method in docs/calibration.md, "Ride-hail markets").
  *
  * Ride-hail records such as the Boston Uber/Lyft quotes carry a price, the provider's route
  * distance and where the ride goes, but no usable time (a spreadsheet rounded it away) and no

@@ -1,5 +1,5 @@
 /**
- * Month-of-year price index (docs/pricing.md, "Seasons"), learned from the training trips only.
+ * Month-of-year price index (docs/calibration.md, "Seasons"), learned from the training trips only.
  *
  * Fares for the same route drift with the season inside one tariff: in New York the metered
  * fare for a given distance and duration is lowest in January–March and highest in

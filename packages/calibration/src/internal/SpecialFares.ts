@@ -5,7 +5,7 @@
  * paid under it, per tariff regime: the quantiles of the whole price (flat) or of the price
  * above the fitted metered median of the same trip (meter-plus), on each regime's window, as
  * for the meter (the regime in force: its last six months; a closed one: all its rows;
- * docs/pricing.md, "Flat fares").
+ * docs/calibration.md, "Flat fares").
  */
 import { interpolateQuantile, monotone, priceQuantile, quantilesAt, wallClock } from "@ridequote/markets/model"
 import type { MarketModel, SpecialFare, SpecialFares } from "@ridequote/markets/model"

@@ -10,7 +10,7 @@
  * took effect, its flat fees, its own metered base fare (with speed knots: the price per km
  * bends with the trip's average speed), month-of-year factors and spread. Version 2 had no
  * speed knots and no seasons, version 1 one undated tariff; both are refused (refit). The
- * layout is documented field by field in docs/pricing.md, "The model file".
+ * layout is documented field by field in docs/model-format.md.
  */
 import { Currency, MarketId, ServiceLevel } from "@ridequote/core"
 import { Either, ParseResult, Schema } from "effect"

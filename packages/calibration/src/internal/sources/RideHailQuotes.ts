@@ -2,10 +2,10 @@
  * Ride-hail price records (`--format ride-hail`): one quote or trip per CSV line, with the
  * provider, its product, the price, the provider's route distance and where the ride goes
  * (named places + a places file, or coordinates). The layout of the public Boston Uber/Lyft
- * quotes (Kaggle "Uber and Lyft cab prices", 2018) is read as it is; docs/pricing.md,
+ * quotes (Kaggle "Uber and Lyft cab prices", 2018) is read as it is; docs/calibration.md,
  * "Fitting a ride-hail market of your own", lists the columns.
  *
- * Products are mapped onto the shared service levels by the table below (docs/pricing.md,
+ * Products are mapped onto the shared service levels by the table below (docs/calibration.md,
  * "Service levels"), extended or overridden by the operator's `--products` file.
  */
 import { Either, Schema } from "effect"
@@ -166,7 +166,7 @@ export const MAX_QUOTE_PRICE = 500
  * while the run shares its moment: Lyft's surge falls on two quotes of one run 334 times
  * where 16 would if they were apart, and two quotes' deviations from their product's line in
  * distance correlate at 0.57 (Uber) and 0.50 (Lyft) within a run, 0.11 and 0.10 between two
- * runs on one route (docs/pricing.md, "Evaluation" of ride-hail markets). Returns each row's
+ * runs on one route (docs/calibration.md, "Evaluation" of ride-hail markets). Returns each row's
  * call, as text to hash: the file, the route and the run's ordinal in the file.
  */
 const callKeys = (
@@ -331,7 +331,7 @@ const HVFHV_PRICE_COLUMNS = ["base_passenger_fare", "tolls", "bcf", "sales_tax",
  * fund + sales tax + congestion surcharge + airport fee (+ the 2025 CBD congestion fee): what
  * the rider paid but the tip. The records do not name the product: a shared request
  * (`shared_request_flag` Y) is Shared, every other trip Standard (UberX, XL and Black alike:
- * a limit stated in docs/pricing.md).
+ * a limit stated in docs/calibration.md).
  */
 export const readHvfhv = (
   files: ReadonlyArray<TripFile>,

@@ -2,8 +2,8 @@
  * How real fares scatter around a rule applied to a resolved route: the spread of a market
  * defined by its tariff alone when the quote's route was resolved, not supplied.
  *
- * Measured on trip records of two cities whose rule is known (fitting/TariffCalibration.ts;
- * regenerate with `ridequote market calibrate-routes`, docs/pricing.md "Markets from a
+ * Measured on trip records of two cities whose rule is known (@ridequote/calibration, TariffCalibration.ts;
+ * regenerate with `ridequote market calibrate-routes`, docs/calibration.md "Markets from a
  * tariff alone"): per band of resolved distance, the quantiles of
  *
  *   real metered fare ÷ rule(resolved distance, resolved duration, median slow time)

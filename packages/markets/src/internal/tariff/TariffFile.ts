@@ -13,7 +13,7 @@
  * A tariff file either prices providers of a market fitted from records (`market`: its id;
  * the records give the trip) or defines a market of its own (`define`: name, currency, time
  * zone, area) priced on the tariff and the route resolver alone. The layout is documented
- * field by field in docs/pricing.md, "The tariff file".
+ * field by field in docs/tariff-format.md.
  */
 import { Currency, MarketId, ServiceLevel } from "@ridequote/core"
 import { Either, ParseResult, Schema } from "effect"

@@ -4,60 +4,36 @@
  * the quoted spread, and every city answering a quote at a well-known place in its currency.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
 import {
   chargesFor,
-  definedMarket,
   meterAmount,
   meterFor,
-  meterReading,
-  parseTariff,
   priceTrip,
-  SHIPPED_MARKETS_DIR,
   versionAt
 } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import type { DefinedMarket, TariffDocument } from "@ridequote/markets"
 import { suppliedTrip } from "./trips.js"
+import { loadTariff, MILE, meterFare, meterOn, none, shippedMarket, tariffOf, view } from "./cities/support.js"
 
-const MILE = 1.609344
-const load = (name: string): TariffDocument =>
-  Either.getOrThrow(parseTariff(name, readFileSync(join(SHIPPED_MARKETS_DIR, `${name}-tariff.json`), "utf8")))
-const marketOf = (name: string): DefinedMarket => {
-  const m = definedMarket(load(name))
-  if (m === undefined) throw new Error(`${name} defines no market`)
-  return m
-}
+const marketOf = (name: string): DefinedMarket => shippedMarket(name).market
+/** The newest version of tariff `i`. */
 const newest = (doc: TariffDocument, i = 0) => {
-  const versions = doc.tariffs[i]?.versions ?? []
+  const versions = tariffOf(doc, i).versions
   const v = versions[versions.length - 1]
   if (v === undefined) throw new Error("no version")
   return v
 }
+/** The meter of the newest version of tariff `i`. */
 const meterOf = (doc: TariffDocument, i = 0) => {
   const m = newest(doc, i).meter
   if (m === undefined) throw new Error("no meter")
   return m
 }
 /** The meter of the version of tariff `i` in force on a local date. */
-const meterAt = (doc: TariffDocument, date: string, i = 0) => {
-  const tariff = doc.tariffs[i]
-  if (tariff === undefined) throw new Error("no tariff")
-  const m = versionAt(tariff, date).meter
-  if (m === undefined) throw new Error(`no meter on ${date}`)
-  return m
-}
-const none: ReadonlySet<string> = new Set()
-/** A Tuesday 11:00 on `date` (local), between no zones unless given. */
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
+const meterAt = (doc: TariffDocument, date: string, i = 0) => meterOn(tariffOf(doc, i), date)
 
 describe("San Francisco: SFMTA meter of 2022-11-17", () => {
-  const doc = load("san-francisco")
+  const doc = loadTariff("san-francisco")
   const meter = meterOf(doc)
   it("reproduces the worked examples: $4.15 for the first 1/5 mile, $0.65 per further 1/5 mile or fraction, $0.65 a minute", () => {
     expect(meterAmount(meter, { meterKm: 3 * MILE, meterSeconds: 0 })).toBeCloseTo(13.25, 10)
@@ -81,10 +57,9 @@ describe("San Francisco: SFMTA meter of 2022-11-17", () => {
 })
 
 describe("San Francisco before 2022-11-17: the SFMTA meter of 2011-09-01 and the SFO pick-up fee's history", () => {
-  const doc = load("san-francisco")
+  const doc = loadTariff("san-francisco")
   it("$3.50 for the first 1/5 mile, $0.55 per further 1/5 mile or fraction and per minute, from 2011-09-01 to 2022-11-16", () => {
-    const tariff = doc.tariffs[0]
-    if (tariff === undefined) throw new Error("no tariff")
+    const tariff = tariffOf(doc)
     expect(versionAt(tariff, "2022-11-16").effectiveFrom).toBe("2011-09-01")
     expect(versionAt(tariff, "2022-11-17").effectiveFrom).toBe("2022-11-17")
     const meter = meterAt(doc, "2019-05-14")
@@ -93,8 +68,7 @@ describe("San Francisco before 2022-11-17: the SFMTA meter of 2011-09-01 and the
     expect(meterAmount(meter, { meterKm: 2, meterSeconds: 120 })).toBeCloseTo(3.5 + 6 * 0.55 + 2 * 0.55, 10)
   })
   it("the rider's SFO pick-up fee: $2.00 until 2015-06-05, $4.00 from 2015-06-06, $5.50 from 2021-08-04", () => {
-    const tariff = doc.tariffs[0]
-    if (tariff === undefined) throw new Error("no tariff")
+    const tariff = tariffOf(doc)
     const fromSfo = { pickup: new Set(["sfo", "sfo-15-mile-reach", "sf-15-mile-reach"]), dropoff: new Set(["san-francisco", "sf-15-mile-reach", "sfo-15-mile-reach"]) }
     const fee = (date: string) => chargesFor(versionAt(tariff, date), "meter", view(date).moment, fromSfo, new Set(), 2).total(40, 0) - 40
     expect(["2015-06-05", "2015-06-06", "2021-08-03", "2021-08-04", "2022-11-16", "2026-03-03"].map((d) => Number(fee(d).toFixed(2))))
@@ -107,8 +81,7 @@ const tokyo = (() => {
   let loaded: { doc: TariffDocument; market: DefinedMarket; tariff: TariffDocument["tariffs"][number] } | undefined
   return () => {
     if (loaded === undefined) {
-      const doc = load("tokyo"), tariff = doc.tariffs[0]
-      if (tariff === undefined) throw new Error("no tariff")
+      const doc = loadTariff("tokyo"), tariff = tariffOf(doc)
       loaded = { doc, market: marketOf("tokyo"), tariff }
     }
     return loaded
@@ -132,7 +105,7 @@ const hanedaTrip = (date: string, minute: number, ward: string, fromHaneda = tru
 }
 
 describe("Tokyo: 23 wards, Musashino and Mitaka, fare of 2022-11-14", () => {
-  const doc = load("tokyo")
+  const doc = loadTariff("tokyo")
   const meter = meterAt(doc, "2026-03-03")
   it("reproduces the MLIT/Nikkei examples (3.9 km ¥1,600, Tokyo–Ikebukuro 10 km ¥4,000) and the initial ¥500", () => {
     expect(meterAmount(meter, { meterKm: 3.9, meterSeconds: 0 })).toBe(1600)
@@ -166,16 +139,14 @@ describe("Tokyo: 23 wards, Musashino and Mitaka, fare of 2022-11-14", () => {
   })
   it("a ward without a fixed fare (Minato) is metered from Haneda", () => {
     const market = marketOf("tokyo")
-    const tariff = doc.tariffs[0]
-    if (tariff === undefined) throw new Error("no tariff")
+    const tariff = tariffOf(doc)
     const roppongi = market.tariffs.locate({ latitude: 35.6628, longitude: 139.7314 })
     const priced = priceTrip(market.tariffs, tariff, { distanceKm: 16, durationMinutes: 30, routeSource: "supplied" }, view("2026-03-03", 840, market.tariffs.locate({ latitude: 35.5533, longitude: 139.7811 }), roppongi), 0)
     expect(priced.fare).toBeUndefined()
     expect(priced.distribution.quantile(0.5)).toBeGreaterThan(5000)
   })
   it("the fares before 2022-11-14: ¥410 for 1.052 km and ¥80 per 237 m or 90 s from 2017-01-30; ¥420, 233 m, 85 s from 2019-10-01", () => {
-    const tariff = doc.tariffs[0]
-    if (tariff === undefined) throw new Error("no tariff")
+    const tariff = tariffOf(doc)
     expect(["2017-01-29", "2017-01-30", "2019-09-30", "2019-10-01", "2022-11-13", "2022-11-14"].map((d) => versionAt(tariff, d).effectiveFrom))
       .toEqual(["2017-01-30", "2017-01-30", "2017-01-30", "2019-10-01", "2019-10-01", "2022-11-14"])
     const y2017 = meterAt(doc, "2018-06-01"), y2019 = meterAt(doc, "2020-06-01")
@@ -205,7 +176,7 @@ describe("Tokyo: 23 wards, Musashino and Mitaka, fare of 2022-11-14", () => {
 })
 
 describe("Tokyo from 2026-04-20: the revision as proposed, dated by the taxi association's Haneda table", () => {
-  const doc = load("tokyo")
+  const doc = loadTariff("tokyo")
   const meter = meterAt(doc, "2026-11-24")
   it("¥500 for the first 1.0 km, ¥100 per 232 m or per 85 s at ≤ 10 km/h, on one counter", () => {
     expect(meterAmount(meter, { meterKm: 1.0, meterSeconds: 0 })).toBe(500)
@@ -240,7 +211,7 @@ describe("Tokyo from 2026-04-20: the revision as proposed, dated by the taxi ass
 })
 
 describe("Berlin: Senate tariff of 2022-12-20", () => {
-  const doc = load("berlin")
+  const doc = loadTariff("berlin")
   const meter = meterOf(doc)
   it("reproduces Tarifstufe 2: €4.30, €2.80/km to 3 km, €2.60/km to 7 km, €2.10/km after", () => {
     expect(meterAmount(meter, { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(17.9, 10)
@@ -276,10 +247,9 @@ describe("Berlin: Senate tariff of 2022-12-20", () => {
 })
 
 describe("Berlin before 2022-12-20: the tariffs of 2014-02-19, 2015-06-30, 2019-10-01 and 2022-06-01", () => {
-  const doc = load("berlin")
+  const doc = loadTariff("berlin")
   it("each version's €0.20 steps: €3.40 + €1.79/km (2014), €3.90 + €2.00/km (2015), €3.90 + €2.30/km (2019), to 7 km", () => {
-    const tariff = doc.tariffs[0]
-    if (tariff === undefined) throw new Error("no tariff")
+    const tariff = tariffOf(doc)
     expect(["2014-02-19", "2015-06-29", "2015-06-30", "2019-09-30", "2019-10-01", "2022-05-31", "2022-06-01", "2022-12-19", "2022-12-20"]
       .map((d) => versionAt(tariff, d).effectiveFrom))
       .toEqual(["2014-02-19", "2014-02-19", "2015-06-30", "2015-06-30", "2019-10-01", "2019-10-01", "2022-06-01", "2022-06-01", "2022-12-20"])
@@ -308,13 +278,13 @@ describe("Berlin before 2022-12-20: the tariffs of 2014-02-19, 2015-06-30, 2019-
 })
 
 describe("Toronto: Chapter 546 tariff (with the 2022 fuel surcharge)", () => {
-  const meter = meterOf(load("toronto"))
+  const meter = meterOf(loadTariff("toronto"))
   it("reproduces $4.25 for the first 0.143 km and $0.25 per further 0.143 km or part", () => {
     expect(meterAmount(meter, { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(12.75, 10)
     expect(meterAmount(meter, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(21.5, 10)
   })
   it("before 2022-05-11 the drop rate was $3.25 (from 2015-11-01), the units the same", () => {
-    const doc = load("toronto")
+    const doc = loadTariff("toronto")
     const old = meterAt(doc, "2019-05-14")
     expect(meterAmount(old, { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(11.75, 10)
     expect(meterAmount(old, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(20.5, 10)
@@ -324,7 +294,7 @@ describe("Toronto: Chapter 546 tariff (with the 2022 fuel surcharge)", () => {
 })
 
 describe("Singapore: ComfortDelGro fares of 2023-12-13 (operator-lodged)", () => {
-  const doc = load("singapore")
+  const doc = loadTariff("singapore")
   const meter = meterOf(doc)
   it("reproduces S$4.40 for the first km, S$0.26 per 400 m to 10 km and per 350 m after", () => {
     expect(meterAmount(meter, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(10.38, 10)
@@ -340,7 +310,7 @@ describe("Singapore: ComfortDelGro fares of 2023-12-13 (operator-lodged)", () =>
 })
 
 describe("Singapore before 2023-12-13: ComfortDelGro's fares of 2011-12-12, 2022-03-01 and 2022-04-04", () => {
-  const doc = load("singapore")
+  const doc = loadTariff("singapore")
   it("S$3.70 + S$0.22 per 400 m (2011), S$3.90 + S$0.24 (2022-03-01), S$3.90 + S$0.25 (2022-04-04)", () => {
     // 10 km: 23 steps of 400 m past the first km (the operator's own 10 km estimates S$10.98 and S$11.82 before and after 2022-03-01 include some waiting).
     expect(meterAmount(meterAt(doc, "2019-05-14"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(3.7 + 23 * 0.22, 10)
@@ -349,8 +319,7 @@ describe("Singapore before 2023-12-13: ComfortDelGro's fares of 2011-12-12, 2022
     expect(meterAt(doc, "2023-12-13").initial).toBeCloseTo(4.4, 10)
   })
   it("the Changi pick-up surcharge: S$5 Friday–Sunday 17:00–24:00 and S$3 otherwise, S$8 and S$6 from 2022-05-19", () => {
-    const tariff = doc.tariffs[0]
-    if (tariff === undefined) throw new Error("no tariff")
+    const tariff = tariffOf(doc)
     const changi = marketOf("singapore").tariffs.locate({ latitude: 1.3644, longitude: 103.9915 })
     const surcharge = (date: string, minute: number) => {
       const v = view(date, minute)
@@ -363,28 +332,27 @@ describe("Singapore before 2023-12-13: ComfortDelGro's fares of 2011-12-12, 2022
 })
 
 describe("Amsterdam: Dutch national maximum taxi tariff of 2026", () => {
-  const doc = load("amsterdam")
+  const doc = loadTariff("amsterdam")
   const meter = meterOf(doc)
   it("reproduces start + per km + per minute of the whole trip: €4.31 + €3.17/km + €0.52/min", () => {
     // 7 km in 15 min: 4.31 + 7 × 3.17 + 15 × 0.52 = 4.31 + 22.19 + 7.80
-    expect(meterAmount(meter, meterReading(meter, 7, 15, 0))).toBeCloseTo(34.3, 9)
+    expect(meterFare(meter, 7, 15, 0)).toBeCloseTo(34.3, 9)
     // 3 km in 8 min: 4.31 + 9.51 + 4.16
-    expect(meterAmount(meter, meterReading(meter, 3, 8, 0))).toBeCloseTo(17.98, 9)
+    expect(meterFare(meter, 3, 8, 0)).toBeCloseTo(17.98, 9)
     // Time runs whatever the speed: 20 km in 25 min (a motorway trip) still pays 25 minutes.
-    expect(meterAmount(meter, meterReading(meter, 20, 25, 0))).toBeCloseTo(4.31 + 63.4 + 13, 9)
+    expect(meterFare(meter, 20, 25, 0)).toBeCloseTo(4.31 + 63.4 + 13, 9)
     // Standing still 10 minutes: the start and the minutes.
-    expect(meterAmount(meter, meterReading(meter, 0, 10, 0))).toBeCloseTo(9.51, 9)
+    expect(meterFare(meter, 0, 10, 0)).toBeCloseTo(9.51, 9)
   })
   it("the taxibus (5–8 passengers, XL) on its own maxima: €8.77 + €4.00/km + €0.59/min", () => {
     const bus = meterOf(doc, 1)
     expect(doc.tariffs[1]?.serviceLevel).toBe("XL")
     // 7 km in 15 min: 8.77 + 28.00 + 8.85
-    expect(meterAmount(bus, meterReading(bus, 7, 15, 0))).toBeCloseTo(45.62, 9)
+    expect(meterFare(bus, 7, 15, 0)).toBeCloseTo(45.62, 9)
   })
   it("a supplied route is priced exactly (time runs always: nothing to spread); the 2026 rule is the one in force", () => {
     const market = marketOf("amsterdam")
-    const tariff = doc.tariffs[0]
-    if (tariff === undefined) throw new Error("no tariff")
+    const tariff = tariffOf(doc)
     const priced = priceTrip(market.tariffs, tariff, { distanceKm: 7, durationMinutes: 15, routeSource: "supplied" }, view("2026-11-24"), 2)
     expect(priced.version.effectiveFrom).toBe("2026-01-01")
     expect(priced.distribution.quantile(0.05)).toBeCloseTo(34.3, 9)
@@ -393,21 +361,20 @@ describe("Amsterdam: Dutch national maximum taxi tariff of 2026", () => {
 })
 
 describe("Amsterdam before 2026: each year's maxima from 2014", () => {
-  const doc = load("amsterdam")
+  const doc = loadTariff("amsterdam")
   it("a trip is priced on its own year's maxima: 3.2 km in 12 min was €13.87 in 2014, €15.39 in 2019, €19.37 in 2024, €19.91 in 2025", () => {
     const at = (date: string, i: number) => meterAmount(meterAt(doc, date, i), { meterKm: 3.2, meterSeconds: 720 })
     expect([2014, 2019, 2024, 2025, 2026].map((y) => Number(at(`${y}-06-03`, 0).toFixed(2)))).toEqual([13.87, 15.39, 19.37, 19.91, 20.69])
     // The taxibus on its own maxima (2014: €5.87 + €2.67/km + €0.40/min).
     expect(Number(at("2014-06-03", 1).toFixed(2))).toBe(19.21)
-    const tariff = doc.tariffs[0]
-    if (tariff === undefined) throw new Error("no tariff")
+    const tariff = tariffOf(doc)
     expect(["2013-12-31", "2014-01-01", "2024-12-31", "2025-01-01", "2026-01-01"].map((d) => versionAt(tariff, d).effectiveFrom))
       .toEqual(["2014-01-01", "2014-01-01", "2024-01-01", "2025-01-01", "2026-01-01"])
   })
 })
 
 describe("Hong Kong: urban taxi fare scale of 2024-07-14 (and of 2022-07-17)", () => {
-  const doc = load("hong-kong")
+  const doc = loadTariff("hong-kong")
   const meter = meterOf(doc)
   it("reproduces $29 for the first 2 km or any part, $2.10 per further 200 m or part until the fare reaches $102.50, $1.40 after", () => {
     expect(meterAmount(meter, { meterKm: 1.5, meterSeconds: 0 })).toBeCloseTo(29, 9)
@@ -432,8 +399,7 @@ describe("Hong Kong: urban taxi fare scale of 2024-07-14 (and of 2022-07-17)", (
     expect(meterAmount(meter, { meterKm: 0, meterSeconds: 720 })).toBeCloseTo(33.2, 9)
   })
   it("a trip before 2024-07-14 pays the 2022 scale: $27, $1.90 per jump to $93.50 (9 km), $1.30 after", () => {
-    const tariff = doc.tariffs[0]
-    if (tariff === undefined) throw new Error("no tariff")
+    const tariff = tariffOf(doc)
     const old = versionAt(tariff, "2024-07-13").meter
     if (old === undefined) throw new Error("no 2022 meter")
     expect(versionAt(tariff, "2024-07-14").effectiveFrom).toBe("2024-07-14")
@@ -442,8 +408,7 @@ describe("Hong Kong: urban taxi fare scale of 2024-07-14 (and of 2022-07-17)", (
     expect(meterAmount(old, { meterKm: 20, meterSeconds: 0 })).toBeCloseTo(165, 9)
   })
   it("a trip from 2017-04-09 to 2022-07-16 pays the 2017 scale: $24, $1.70 per jump to $83.50 (9 km), $1.20 after", () => {
-    const tariff = doc.tariffs[0]
-    if (tariff === undefined) throw new Error("no tariff")
+    const tariff = tariffOf(doc)
     expect(["2017-04-09", "2022-07-16", "2022-07-17"].map((d) => versionAt(tariff, d).effectiveFrom)).toEqual(["2017-04-09", "2017-04-09", "2022-07-17"])
     const old = meterAt(doc, "2019-05-14")
     expect(meterAmount(old, { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(49.5, 9)
@@ -465,8 +430,7 @@ describe("Hong Kong: urban taxi fare scale of 2024-07-14 (and of 2022-07-17)", (
 describe("published typical fares against the quoted spread", () => {
   it("Tokyo: the MLIT examples (no slow time) lie at or just below the quoted p5 of a trip at 24 km/h", () => {
     const market = marketOf("tokyo")
-    const tariff = load("tokyo").tariffs[0]
-    if (tariff === undefined) throw new Error("no tariff")
+    const tariff = tariffOf(loadTariff("tokyo"))
     for (const [km, published] of [[3.9, 1600], [10, 4000]] as const) {
       const priced = priceTrip(market.tariffs, tariff, { distanceKm: km, durationMinutes: (km / 24) * 60, routeSource: "supplied" }, view("2026-03-03"), 0)
       const p5 = priced.distribution.quantile(0.05), p95 = priced.distribution.quantile(0.95)

@@ -5,35 +5,12 @@
  * the airport – centre (δακτύλιος) fixed fares of €40 and €55. Sources: packages/markets/models/sources/athens.md.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, meterFor, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterForView, shippedMarket, spreadEnds, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("athens", readFileSync(join(SHIPPED_MARKETS_DIR, "athens-tariff.json"), "utf8")))
-const market = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("athens defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
+const { market, tariff } = shippedMarket("athens")
 const holidays: ReadonlySet<string> = new Set()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const meterAt = (date: string, minute = 660) => {
-  const { meter } = meterFor(versionAt(tariff, date), view(date, minute), holidays)
-  if (meter === undefined) throw new Error(`no meter on ${date}`)
-  return meter
-}
+const meterAt = (date: string, minute = 660) => meterForView(tariff, view(date, minute), holidays)
 const AIRPORT = { latitude: 37.9364, longitude: 23.9445 }
 const SYNTAGMA = { latitude: 37.9755, longitude: 23.7348 }
 const OMONOIA = { latitude: 37.9841, longitude: 23.7281 }
@@ -80,10 +57,8 @@ describe("Athens airport (ATH)", () => {
     expect(market.serves(AIRPORT)).toBe(true)
   })
   it("airport – centre is €40 (05:00–24:00) and €55 (00:00–05:00), either way, whatever the meter", () => {
-    const fixed = (date: string, minute: number, a: ReadonlySet<string>, b: ReadonlySet<string>) => {
-      const p = priceTrip(market.tariffs, tariff, { distanceKm: 33, durationMinutes: 45, routeSource: "resolved" }, view(date, minute, a, b), 2)
-      return [p.distribution.quantile(0.05), p.distribution.quantile(0.95)]
-    }
+    const fixed = (date: string, minute: number, a: ReadonlySet<string>, b: ReadonlySet<string>) =>
+      spreadEnds(priceTrip(market.tariffs, tariff, { distanceKm: 33, durationMinutes: 45, routeSource: "resolved" }, view(date, minute, a, b), 2))
     expect(fixed("2026-12-08", 11 * 60, ath, syntagma)).toEqual([40, 40])
     expect(fixed("2026-12-08", 11 * 60, omonoia, ath)).toEqual([40, 40])
     expect(fixed("2026-12-08", 5 * 60, ath, syntagma)).toEqual([40, 40])

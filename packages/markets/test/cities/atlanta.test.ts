@@ -3,35 +3,10 @@
  * examples from the rule as reported, the $10 minimum and the three ATL flat rates.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterOn, MILE, shippedMarket, view } from "./support.js"
 
-const MILE = 1.609344
-const doc: TariffDocument = Either.getOrThrow(parseTariff("atlanta", readFileSync(join(SHIPPED_MARKETS_DIR, "atlanta-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("atlanta defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const meterOn = (date: string) => {
-  const m = versionAt(tariff, date).meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-}
+const { doc, market, tariff } = shippedMarket("atlanta")
 const ATL = { latitude: 33.6407, longitude: -84.4277 }
 const FIVE_POINTS = { latitude: 33.7539, longitude: -84.3916 } // downtown
 const ARTS_CENTER = { latitude: 33.7893, longitude: -84.3871 } // midtown
@@ -39,7 +14,7 @@ const LENOX = { latitude: 33.8462, longitude: -84.3621 } // Buckhead
 const EMORY = { latitude: 33.7925, longitude: -84.3240 } // in the city, in no flat-rate zone
 
 describe("Atlanta: City of Atlanta taxicab rates of 2023-06-05", () => {
-  const meter = meterOn("2026-12-08")
+  const meter = meterOn(tariff, "2026-12-08")
   it("$3.50 for the first 1/8 mile, $0.30 per further 1/8 mile: 10 miles are 3.50 + 79 × 0.30 = $27.20 (WABE: \"from $22 to $27\")", () => {
     expect(meterAmount(meter, { meterKm: 10 * MILE, meterSeconds: 0 })).toBeCloseTo(27.2, 9)
     // A started eighth counts: 1.2 miles are the first eighth and 8.6 → 9 further eighths, 3.50 + 2.70.

@@ -3,34 +3,11 @@
  * Transport), worked examples from the announcement (sources: models/sources/bangkok.md).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterOn, none, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("bangkok", readFileSync(join(SHIPPED_MARKETS_DIR, "bangkok-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("bangkok defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const meter = (() => {
-  const m = versionAt(tariff, "2026-12-08").meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-})()
+const { market, tariff } = shippedMarket("bangkok")
+const meter = meterOn(tariff, "2026-12-08")
 const SUVARNABHUMI = { latitude: 13.69, longitude: 100.7501 }
 const DON_MUEANG = { latitude: 13.9126, longitude: 100.6068 }
 

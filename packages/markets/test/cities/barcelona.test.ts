@@ -4,36 +4,13 @@
  * and the special-night supplement. Sources: packages/markets/models/sources/barcelona.md.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, meterFor, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterCharges, meterForView, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("barcelona", readFileSync(join(SHIPPED_MARKETS_DIR, "barcelona-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("barcelona defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
+const { doc, market, tariff } = shippedMarket("barcelona")
 const holidays = new Set(doc.holidays.map((h) => h.date))
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
 /** The meter in force (version and T-1/T-2 variant) for a trip at a local date and minute. */
-const meterAt = (date: string, minute = 660) => {
-  const { meter } = meterFor(versionAt(tariff, date), view(date, minute), holidays)
-  if (meter === undefined) throw new Error(`no meter on ${date}`)
-  return meter
-}
+const meterAt = (date: string, minute = 660) => meterForView(tariff, view(date, minute), holidays)
 const AIRPORT = { latitude: 41.2971, longitude: 2.0785 }
 const CATALUNYA = { latitude: 41.387, longitude: 2.17 }
 const PORT = { latitude: 41.3505, longitude: 2.1725 }
@@ -100,7 +77,7 @@ describe("Barcelona: AMB tariff of 2026-01-19", () => {
   it("adds the €4.60 special-night supplement 20:00–08:00 on 24–25 December, not the evening after", () => {
     const v = versionAt(tariff, "2026-12-24")
     const extra = (date: string, minute: number) =>
-      chargesFor(versionAt(tariff, date), "meter", view(date, minute).moment, view(date, minute).places, holidays, 2).total(20, 0) - 20
+      meterCharges(tariff, view(date, minute), holidays).total(20, 0) - 20
     expect(v.effectiveFrom).toBe("2026-01-19")
     expect([extra("2026-12-24", 19 * 60 + 59), extra("2026-12-24", 22 * 60), extra("2026-12-25", 3 * 60), extra("2026-12-25", 8 * 60), extra("2026-12-25", 22 * 60)]
       .map((x) => Number(x.toFixed(2)))).toEqual([0, 4.6, 4.6, 0, 0])

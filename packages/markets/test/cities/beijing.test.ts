@@ -3,37 +3,14 @@
  * the rule as reported (sources: models/sources/beijing.md).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, meterFor, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterCharges, meterForView, none, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("beijing", readFileSync(join(SHIPPED_MARKETS_DIR, "beijing-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("beijing defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
+const { market, tariff } = shippedMarket("beijing")
 /** The meter for a trip starting at a local date and minute (peak and night variants by start time). */
-const meterAt = (date: string, minute: number, pickup: ReadonlySet<string> = none) => {
-  const m = meterFor(versionAt(tariff, date), view(date, minute, pickup), new Set()).meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-}
+const meterAt = (date: string, minute: number, pickup: ReadonlySet<string> = none) => meterForView(tariff, view(date, minute, pickup))
 const withCharges = (date: string, minute: number, fare: number) =>
-  chargesFor(versionAt(tariff, date), "meter", view(date, minute).moment, view(date, minute).places, new Set(), 2).total(fare, 0)
+  meterCharges(tariff, view(date, minute)).total(fare, 0)
 
 describe("Beijing: taxi fare of 2013-06-10 (in force 2024-01-01 and, as found, today)", () => {
   it("13 yuan for 3 km, 2.3 yuan/km, 3.45 yuan/km beyond 15 km (空驶费 +50 %); 1 yuan fuel surcharge per trip", () => {

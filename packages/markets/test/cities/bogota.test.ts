@@ -5,45 +5,20 @@
  * waiting, at least 50 units (the carrera mínima), recargos added in pesos.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, meterFor, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterCharges, meterForView, none, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("bogota", readFileSync(join(SHIPPED_MARKETS_DIR, "bogota-tariff.json"), "utf8")))
-const market = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("bogota defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const meterOn = (date: string, minute = 660) => {
-  const m = meterFor(versionAt(tariff, date), view(date, minute), market.tariffs.holidays).meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-}
+const { market, tariff } = shippedMarket("bogota")
+const meterAt = (date: string, minute = 660) => meterForView(tariff, view(date, minute), market.tariffs.holidays)
 /** What the recargos add to a fare of 10,000 at a moment, between places. */
-const recargos = (date: string, minute: number, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none) => {
-  const v = view(date, minute, pickup, dropoff)
-  return chargesFor(versionAt(tariff, date), "meter", v.moment, v.places, market.tariffs.holidays, 0).total(10_000, 0) - 10_000
-}
+const recargos = (date: string, minute: number, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none) =>
+  meterCharges(tariff, view(date, minute, pickup, dropoff), market.tariffs.holidays, 0).total(10_000, 0) - 10_000
 const elDorado = market.tariffs.locate({ latitude: 4.7016, longitude: -74.1469 })
 const puenteAereo = market.tariffs.locate({ latitude: 4.6958, longitude: -74.1368 })
 const candelaria = market.tariffs.locate({ latitude: 4.5981, longitude: -74.0758 })
 
 describe("Bogotá: Decreto 042 de 2026 (from 2026-02-12), $159 a unit", () => {
-  const meter = meterOn("2026-12-08")
+  const meter = meterAt("2026-12-08")
   it("5 km with no waiting: 28 + 50 units = 78 × $159 = $12,402 (the tarjeta de control shows $12,400)", () => {
     expect(meterAmount(meter, { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(12_402, 6)
   })
@@ -99,11 +74,11 @@ describe("Bogotá before 2026-02-12: the tariffs of 2022, 2023, 2024 and 2025", 
       "2022-01-08", "2022-01-08", "2023-01-10", "2023-01-10", "2023-01-10", "2024-03-06", "2024-03-06", "2025-02-01", "2025-02-01", "2026-02-12"
     ])
     // 5 km = 78 units on each year's unit.
-    expect(days.filter((_, i) => [0, 2, 5, 7, 9].includes(i)).map((d) => meterAmount(meterOn(d), { meterKm: 5, meterSeconds: 0 })))
+    expect(days.filter((_, i) => [0, 2, 5, 7, 9].includes(i)).map((d) => meterAmount(meterAt(d), { meterKm: 5, meterSeconds: 0 })))
       .toEqual([78 * 90, 78 * 104, 78 * 125, 78 * 147, 78 * 159])
   })
   it("2024-01-01 (a Monday, Año Nuevo) is priced on the 2023 tariff: 5 km = 78 × $104 = $8,112, minimum 50 units $5,200, festivo $2,500, airport $5,200", () => {
-    const m = meterOn("2024-01-01")
+    const m = meterAt("2024-01-01")
     expect(meterAmount(m, { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(8112, 6)
     expect(meterAmount(m, { meterKm: 1, meterSeconds: 0 })).toBeCloseTo(5200, 6)
     expect(recargos("2024-01-01", 11 * 60)).toBe(2500)

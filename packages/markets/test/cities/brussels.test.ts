@@ -6,41 +6,17 @@
  * Sources: packages/markets/models/sources/brussels.md.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterCharges, meterOn, none, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("brussels", readFileSync(join(SHIPPED_MARKETS_DIR, "brussels-tariff.json"), "utf8")))
-const market = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("brussels defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const meterOn = (date: string) => {
-  const m = versionAt(tariff, date).meter
-  if (m === undefined) throw new Error(`no meter on ${date}`)
-  return m
-}
+const { market, tariff } = shippedMarket("brussels")
 const total = (date: string, minute: number, fare: number, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none) =>
-  chargesFor(versionAt(tariff, date), "meter", view(date, minute).moment, { pickup, dropoff }, new Set(), 2).total(fare, 0)
+  meterCharges(tariff, view(date, minute, pickup, dropoff)).total(fare, 0)
 const BRU = { latitude: 50.8990, longitude: 4.4840 }
 const GRAND_PLACE = { latitude: 50.8467, longitude: 4.3525 }
 
 describe("Brussels: the 2022 tariff (in force on 2024-01-01 and today)", () => {
-  const meter = meterOn("2026-12-08")
+  const meter = meterOn(tariff, "2026-12-08")
   it("€2.60 + €2.30/km, €0.60 a minute of waiting", () => {
     // 10 km: 2.60 + 23.00 = 25.60; 10 minutes waiting: 100 steps of 6 s × €0.06 = 6.00 + 2.60.
     expect(meterAmount(meter, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(25.6, 9)

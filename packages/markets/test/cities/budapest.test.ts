@@ -5,39 +5,15 @@
  * Sources: packages/markets/models/sources/budapest.md.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterOn, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("budapest", readFileSync(join(SHIPPED_MARKETS_DIR, "budapest-tariff.json"), "utf8")))
-const market = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("budapest defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const meterOn = (date: string) => {
-  const m = versionAt(tariff, date).meter
-  if (m === undefined) throw new Error(`no meter on ${date}`)
-  return m
-}
+const { market, tariff } = shippedMarket("budapest")
 const AIRPORT = { latitude: 47.433, longitude: 19.2618 }
 const DEAK_TER = { latitude: 47.4979, longitude: 19.0543 }
 
 describe("Budapest: the fixed taxi fare of 2023-03-06 (today's, and 2024-01-01's)", () => {
-  const meter = meterOn("2026-12-08")
+  const meter = meterOn(tariff, "2026-12-08")
   it("1 100 Ft + 440 Ft/km + 110 Ft a minute below 15 km/h", () => {
     // 10 km: 1 100 + 10 × 440 = 5 500 Ft.
     expect(meterAmount(meter, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(5500, 6)
@@ -75,10 +51,10 @@ describe("Budapest before 2023-03-06: the fares of 2013, 2018 and 2022", () => {
     expect(["2013-09-01", "2018-06-30", "2018-07-01", "2022-05-08", "2022-05-09", "2023-03-05", "2023-03-06", "2024-01-01"].map((d) => versionAt(tariff, d).effectiveFrom))
       .toEqual(["2013-09-01", "2013-09-01", "2018-07-01", "2018-07-01", "2022-05-09", "2022-05-09", "2023-03-06", "2023-03-06"])
     // 2013: 450 + 2 800 = 3 250; 2018: 700 + 3 000 = 3 700; 2022: 1 000 + 4 000 = 5 000; 2023: 5 500 Ft.
-    expect(["2015-06-01", "2020-06-01", "2022-12-01", "2024-01-01"].map((d) => meterAmount(meterOn(d), { meterKm: 10, meterSeconds: 0 })))
+    expect(["2015-06-01", "2020-06-01", "2022-12-01", "2024-01-01"].map((d) => meterAmount(meterOn(tariff, d), { meterKm: 10, meterSeconds: 0 })))
       .toEqual([3250, 3700, 5000, 5500].map((x) => expect.closeTo(x, 6)))
     // Waiting: 10 minutes were 700 Ft (2013), 750 (2018), 1 000 (2022).
-    expect(["2015-06-01", "2020-06-01", "2022-12-01"].map((d) => meterAmount(meterOn(d), { meterKm: 0, meterSeconds: 600 }) - meterOn(d).initial))
+    expect(["2015-06-01", "2020-06-01", "2022-12-01"].map((d) => meterAmount(meterOn(tariff, d), { meterKm: 0, meterSeconds: 600 }) - meterOn(tariff, d).initial))
       .toEqual([700, 750, 1000].map((x) => expect.closeTo(x, 6)))
   })
 })

@@ -3,34 +3,11 @@
  * 10 km; night 23:00–06:00 9元, 2.20元/km), the newest found, on worked examples by hand.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { definedMarket, meterAmount, meterFor, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterForView, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("chengdu", readFileSync(join(SHIPPED_MARKETS_DIR, "chengdu-tariff.json"), "utf8")))
-const market = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("chengdu defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const meterAt = (date: string, minute: number) => {
-  const m = meterFor(versionAt(tariff, date), view(date, minute), market.tariffs.holidays).meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-}
+const { market, tariff } = shippedMarket("chengdu")
+const meterAt = (date: string, minute: number) => meterForView(tariff, view(date, minute), market.tariffs.holidays)
 
 describe("Chengdu: central-city taxi fare of 2010-09-10 (in force 2024-01-01 and the newest found)", () => {
   const day = meterAt("2026-12-08", 11 * 60)

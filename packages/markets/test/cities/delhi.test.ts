@@ -3,51 +3,27 @@
  * ₹17/km non-AC and ₹20/km AC, ₹1 a minute of slow time after 15 minutes, night +25 %.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterCharges, meterOn, shippedMarket, tariffOf, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("delhi", readFileSync(join(SHIPPED_MARKETS_DIR, "delhi-tariff.json"), "utf8")))
-const market = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("delhi defines no market")
-  return m
-})()
-const tariffOf = (i: number) => {
-  const t = doc.tariffs[i]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-}
-const [nonAc, ac] = [tariffOf(0), tariffOf(1)]
-const meterOf = (t: typeof nonAc, date: string) => {
-  const m = versionAt(t, date).meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-}
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
+const { doc, market } = shippedMarket("delhi")
+const [nonAc, ac] = [tariffOf(doc, 0), tariffOf(doc, 1)]
 
 describe("Delhi: GNCTD taxi fare of 2023-01-11 (in force 2024-01-01 and, as far as found, today; caveat)", () => {
   it("non-AC: ₹40 for the first km, ₹17 a km after — 10 km is 40 + 9 × 17 = ₹193; AC ₹20 a km — 40 + 180 = ₹220", () => {
-    expect(meterAmount(meterOf(nonAc, "2026-12-08"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(193, 9)
-    expect(meterAmount(meterOf(ac, "2026-12-08"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(220, 9)
-    expect(meterAmount(meterOf(nonAc, "2026-12-08"), { meterKm: 0.8, meterSeconds: 0 })).toBeCloseTo(40, 9)
+    expect(meterAmount(meterOn(nonAc, "2026-12-08"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(193, 9)
+    expect(meterAmount(meterOn(ac, "2026-12-08"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(220, 9)
+    expect(meterAmount(meterOn(nonAc, "2026-12-08"), { meterKm: 0.8, meterSeconds: 0 })).toBeCloseTo(40, 9)
   })
   it("waiting ₹1 a minute after the first 15 minutes: 25 minutes slow add ₹10", () => {
-    const m = meterOf(nonAc, "2026-12-08")
+    const m = meterOn(nonAc, "2026-12-08")
     expect(meterAmount(m, { meterKm: 10, meterSeconds: 15 * 60 })).toBeCloseTo(193, 9)
     expect(meterAmount(m, { meterKm: 10, meterSeconds: 25 * 60 })).toBeCloseTo(203, 9)
   })
   it("night 23:00–05:00: 25 % of the fare extra — ₹193 at 23:30 is ₹241.25; at 05:00 the day fare", () => {
     const at = (minute: number) => {
       const v = view("2026-12-08", minute)
-      return chargesFor(versionAt(nonAc, "2026-12-08"), "meter", v.moment, v.places, new Set(), 2).total(193, 0)
+      return meterCharges(nonAc, v).total(193, 0)
     }
     expect(at(23 * 60 + 30)).toBeCloseTo(241.25, 9)
     expect(at(4 * 60 + 59)).toBeCloseTo(241.25, 9)

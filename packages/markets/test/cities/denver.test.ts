@@ -5,21 +5,12 @@
  * by each carrier's filed rates, not in the file). Sources: packages/markets/models/sources/denver.md.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { definedMarket, parseTariff, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument } from "@ridequote/markets"
+import { versionAt } from "@ridequote/markets"
 import { suppliedTrip } from "../trips.js"
+import { shippedMarket, spreadEnds, type Point } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("denver", readFileSync(join(SHIPPED_MARKETS_DIR, "denver-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("denver defines no market")
-  return m
-})()
+const { market, tariff } = shippedMarket("denver")
 
-type Point = { readonly latitude: number; readonly longitude: number }
 const DEN: Point = { latitude: 39.8493, longitude: -104.6738 } // Jeppesen Terminal
 const UNION_STATION: Point = { latitude: 39.7527, longitude: -105.0002 } // Zone A
 const CIVIC_CENTER: Point = { latitude: 39.7392, longitude: -104.9873 } // Zone A
@@ -29,8 +20,7 @@ const TOWER_ROAD: Point = { latitude: 39.7775, longitude: -104.7735 } // Zone D 
 const CHERRY_CREEK: Point = { latitude: 39.7170, longitude: -104.9530 } // in no zone
 
 const offers = (from: Point, to: Point, iso: string) => market.offers(suppliedTrip(market, from, to, 40, 40)(iso))
-const price = (from: Point, to: Point, iso: string) =>
-  offers(from, to, iso).map((o) => [o.distribution.quantile(0.05), o.distribution.quantile(0.95)])
+const price = (from: Point, to: Point, iso: string) => offers(from, to, iso).map(spreadEnds)
 const AT = "2026-12-08T11:00:00-07:00"
 
 describe("Denver: PUC DIA flat-rate zones (effective 2023-05-30)", () => {
@@ -53,8 +43,6 @@ describe("Denver: PUC DIA flat-rate zones (effective 2023-05-30)", () => {
   })
   it("2024-01-01 is priced on the same rule; a trip before 2023-05-30 on it too, said to be before the earliest rule", () => {
     expect(price(DEN, UNION_STATION, "2024-01-01T10:00:00-07:00")).toEqual([[66, 66]])
-    const tariff = doc.tariffs[0]
-    if (tariff === undefined) throw new Error("no tariff")
     expect(versionAt(tariff, "2024-01-01").effectiveFrom).toBe("2023-05-30")
     const early = offers(DEN, UNION_STATION, "2023-05-01T10:00:00-06:00")
     expect(early.map((o) => o.distribution.quantile(0.5))).toEqual([66])

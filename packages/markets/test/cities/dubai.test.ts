@@ -3,34 +3,12 @@
  * night and airport flag falls, the AED 12 minimum and the version boundaries.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, meterFor, meterReading, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import type { TariffTripView } from "@ridequote/markets"
+import { meterCharges, meterFare, meterForView, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("dubai", readFileSync(join(SHIPPED_MARKETS_DIR, "dubai-tariff.json"), "utf8")))
-const market = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("dubai defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const meterAtView = (v: TariffTripView) => {
-  const m = meterFor(versionAt(tariff, v.localDate), v, new Set()).meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-}
+const { market, tariff } = shippedMarket("dubai")
+const meterAtView = (v: TariffTripView) => meterForView(tariff, v)
 const dxb = market.tariffs.locate({ latitude: 25.2528, longitude: 55.3644 })
 const downtown = market.tariffs.locate({ latitude: 25.1972, longitude: 55.2744 })
 
@@ -56,7 +34,7 @@ describe("Dubai: RTA taxi tariff, AED 2.26 per km (reported April 2025; caveat)"
     const m = meterAtView(v)
     const fare = meterAmount(m, { meterKm: 2, meterSeconds: 0 })
     expect(fare).toBeCloseTo(9.52, 9)
-    const charges = chargesFor(versionAt(tariff, "2026-12-08"), "meter", v.moment, v.places, new Set(), 2)
+    const charges = meterCharges(tariff, v)
     expect(charges.total(fare, 0)).toBeCloseTo(12, 9)
     expect(charges.total(fare, 4)).toBeCloseTo(16, 9)
     expect(charges.total(27.6, 4)).toBeCloseTo(31.6, 9)
@@ -70,7 +48,7 @@ describe("Dubai: RTA taxi tariff, AED 2.26 per km (reported April 2025; caveat)"
     const priced = priceTrip(market.tariffs, tariff, { distanceKm: 15, durationMinutes: 20, routeSource: "supplied" }, view("2026-12-08", 11 * 60, dxb, downtown), 2)
     const m = meterAtView(view("2026-12-08", 11 * 60, dxb, downtown))
     expect(priced.distribution.quantile(0.05)).toBeGreaterThanOrEqual(58.9 - 1e-9)
-    expect(priced.distribution.quantile(0.95)).toBeLessThanOrEqual(meterAmount(m, meterReading(m, 15, 20, 20)) + 1e-9)
+    expect(priced.distribution.quantile(0.95)).toBeLessThanOrEqual(meterFare(m, 15, 20, 20) + 1e-9)
   })
 })
 

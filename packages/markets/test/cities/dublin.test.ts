@@ -5,35 +5,12 @@
  * Sources: packages/markets/models/sources/dublin.md.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { definedMarket, meterAmount, meterFor, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterForView, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("dublin", readFileSync(join(SHIPPED_MARKETS_DIR, "dublin-tariff.json"), "utf8")))
-const market = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("dublin defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
+const { doc, market, tariff } = shippedMarket("dublin")
 const holidays = new Set(doc.holidays.map((h) => h.date))
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const meterAt = (date: string, minute = 660) => {
-  const { meter } = meterFor(versionAt(tariff, date), view(date, minute), holidays)
-  if (meter === undefined) throw new Error(`no meter on ${date}`)
-  return meter
-}
+const meterAt = (date: string, minute = 660) => meterForView(tariff, view(date, minute), holidays)
 const km = (d: number, date: string, minute = 660) => meterAmount(meterAt(date, minute), { meterKm: d, meterSeconds: 0 })
 const AIRPORT = { latitude: 53.4264, longitude: -6.2499 }
 const OCONNELL_ST = { latitude: 53.3498, longitude: -6.2603 }

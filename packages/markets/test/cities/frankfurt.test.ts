@@ -3,36 +3,13 @@
  * the city's own example trip against the quoted spread. Sources: packages/markets/models/sources/frankfurt.md.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { definedMarket, meterAmount, meterReading, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterFare, meterOn, none, quantilesOf, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("frankfurt", readFileSync(join(SHIPPED_MARKETS_DIR, "frankfurt-tariff.json"), "utf8")))
-const market = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("frankfurt defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
+const { market, tariff } = shippedMarket("frankfurt")
 
 describe("Frankfurt am Main: Taxentarif of 2023-01-10", () => {
-  const meter = (() => {
-    const m = versionAt(tariff, "2026-12-08").meter
-    if (m === undefined) throw new Error("no meter")
-    return m
-  })()
+  const meter = meterOn(tariff, "2026-12-08")
   it("€4.00 + €2.40/km + €38 an hour of waiting (also in traffic), at any hour", () => {
     expect(versionAt(tariff, "2026-12-08").effectiveFrom).toBe("2023-01-10")
     expect(versionAt(tariff, "2024-01-01").effectiveFrom).toBe("2023-01-10")
@@ -48,14 +25,14 @@ describe("Frankfurt am Main: Taxentarif of 2023-01-10", () => {
     const fra = market.tariffs.locate({ latitude: 50.05, longitude: 8.5706 })
     expect(fra.has("fra")).toBe(true)
     expect(market.serves({ latitude: 50.05, longitude: 8.5706 })).toBe(true)
-    expect(meterAmount(meter, meterReading(meter, 17, 20, 0))).toBeCloseTo(4 + 17 * 2.4, 6)
+    expect(meterFare(meter, 17, 20, 0)).toBeCloseTo(4 + 17 * 2.4, 6)
     const priced = priceTrip(market.tariffs, tariff, { distanceKm: 17, durationMinutes: 20, routeSource: "supplied" }, view("2026-12-08", 660, fra, none), 2)
     expect(priced.fare).toBeUndefined()
     expect(priced.distribution.quantile(0.05)).toBeGreaterThanOrEqual(4 + 17 * 2.4 - 3)
   })
   it("the city's example, Bockenheimer Warte → Hauptbahnhof, 2.2 km in 7 min 'etwa 13 Euro', lies above the quoted p95 (€11.17; see the sources note)", () => {
     const priced = priceTrip(market.tariffs, tariff, { distanceKm: 2.2, durationMinutes: 7, routeSource: "supplied" }, view("2026-12-08"), 2)
-    const [p5, p50, p95] = [0.05, 0.5, 0.95].map((q) => priced.distribution.quantile(q))
+    const [p5, p50, p95] = quantilesOf(priced)
     // No slow time at all is €9.28 (4.00 + 5.28), the floor of the spread.
     expect(p5).toBeGreaterThanOrEqual(9.28 - 1e-9)
     expect([p5, p50, p95].map((x) => Number((x ?? 0).toFixed(2)))).toEqual([9.53, 10.51, 11.17])

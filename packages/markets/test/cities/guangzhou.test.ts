@@ -3,43 +3,18 @@
  * (sources: models/sources/guangzhou.md).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, meterFor, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, versionAt } from "@ridequote/markets"
+import { meterCharges, meterForView, none, priceSupplied, quantilesOf, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("guangzhou", readFileSync(join(SHIPPED_MARKETS_DIR, "guangzhou-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("guangzhou defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
+const { market, tariff } = shippedMarket("guangzhou")
 /** The meter for a trip starting at a local date and minute (time variants by start time). */
-const meterAt = (date: string, minute: number, pickup: ReadonlySet<string> = none) => {
-  const m = meterFor(versionAt(tariff, date), view(date, minute, pickup), new Set()).meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-}
+const meterAt = (date: string, minute: number, pickup: ReadonlySet<string> = none) => meterForView(tariff, view(date, minute, pickup))
 /** A metered fare with the version's surcharges at a local date and minute (no zones). */
 const withCharges = (date: string, minute: number, fare: number) =>
-  chargesFor(versionAt(tariff, date), "meter", view(date, minute).moment, view(date, minute).places, new Set(), 2).total(fare, 0)
+  meterCharges(tariff, view(date, minute)).total(fare, 0)
 /** p5, p50, p95 of a supplied route at a local date and minute. */
-const spread = (date: string, minute: number, km: number, minutes: number) => {
-  const priced = priceTrip(market.tariffs, tariff, { distanceKm: km, durationMinutes: minutes, routeSource: "supplied" }, view(date, minute), 2)
-  return [0.05, 0.5, 0.95].map((q) => priced.distribution.quantile(q))
-}
+const spread = (date: string, minute: number, km: number, minutes: number) =>
+  quantilesOf(priceSupplied(market, tariff, km, minutes, view(date, minute)))
 
 describe("Guangzhou: benchmark fare (12 yuan / 3 km, 2.6 yuan/km), in force 2024-02-26 and from 2024-11-30 with the float", () => {
   it("2.6 yuan/km to 15 km, +20 % (3.12) from 15 to 25 km, +50 % (3.90) beyond 25 km", () => {

@@ -3,36 +3,12 @@
  * first 1/11 mile, $0.20 per further 1/11 mile, $0.40 a minute of waiting), by hand.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { definedMarket, meterAmount, meterFor, parseTariff, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, versionAt } from "@ridequote/markets"
+import { meterForView, MILE, shippedMarket, view } from "./support.js"
 
-const MILE = 1.609344
-const doc: TariffDocument = Either.getOrThrow(parseTariff("houston", readFileSync(join(SHIPPED_MARKETS_DIR, "houston-tariff.json"), "utf8")))
-const market = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("houston defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
+const { doc, market, tariff } = shippedMarket("houston")
 /** The meter that prices a trip starting at a local minute (day meter or the night variant). */
-const meterAtMinute = (date: string, minute: number) => {
-  const m = meterFor(versionAt(tariff, date), view(date, minute), new Set()).meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-}
+const meterAtMinute = (date: string, minute: number) => meterForView(tariff, view(date, minute))
 
 describe("Houston: City Code § 46-31 rates (2012-03-01)", () => {
   it("day, 5 miles, no waiting: $2.75 for the first 1/11 mile + 54 elevenths × $0.20 = $13.55", () => {

@@ -3,41 +3,14 @@
  * time below 10 km/h, the kısa mesafe (indi-bindi) minimum, each revision from 2023 to 2026.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterCharges, meterOn, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("istanbul", readFileSync(join(SHIPPED_MARKETS_DIR, "istanbul-tariff.json"), "utf8")))
-const market = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("istanbul defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const meterAt = (date: string) => {
-  const m = versionAt(tariff, date).meter
-  if (m === undefined) throw new Error(`no meter on ${date}`)
-  return m
-}
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const total = (date: string, fare: number, tolls = 0) => {
-  const v = view(date)
-  return chargesFor(versionAt(tariff, date), "meter", v.moment, v.places, new Set(), 2).total(fare, tolls)
-}
+const { market, tariff } = shippedMarket("istanbul")
+const total = (date: string, fare: number, tolls = 0) => meterCharges(tariff, view(date)).total(fare, tolls)
 
 describe("Istanbul: İBB tariff of 2026-02-16 (açılış 65,40 TL, 43,56 TL/km, 544,45 TL/h, kısa mesafe 210 TL; caveat)", () => {
-  const meter = meterAt("2026-12-08")
+  const meter = meterOn(tariff, "2026-12-08")
   it("10 km at speed: 65,40 + 10 × 43,56 = 501,00 TL; 40 km (Taksim–IST): 65,40 + 1 742,40 = 1 807,80 TL", () => {
     expect(meterAmount(meter, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(501, 6)
     expect(meterAmount(meter, { meterKm: 40, meterSeconds: 0 })).toBeCloseTo(1807.8, 6)
@@ -67,7 +40,7 @@ describe("Istanbul: İBB tariff of 2026-02-16 (açılış 65,40 TL, 43,56 TL/km,
 
 describe("Istanbul before 2026-02-16: each revision from 2023", () => {
   it("on 2024-01-01 the UKOME tariff of 2023-08-14: 10 km is 19,17 + 137,50 = 156,67 TL; 2 km is the 70 TL minimum", () => {
-    const m = meterAt("2024-01-01")
+    const m = meterOn(tariff, "2024-01-01")
     expect(meterAmount(m, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(156.67, 6)
     expect(total("2024-01-01", meterAmount(m, { meterKm: 2, meterSeconds: 0 }))).toBeCloseTo(70, 6)
     // 152,73 TL an hour: 30 min below 10 km/h is 76,365 TL.
@@ -75,7 +48,7 @@ describe("Istanbul before 2026-02-16: each revision from 2023", () => {
   })
   it("10 km at each version: 2023-01 97,75; 2023-08 156,67; 2024-01 200,65; 2024-07 230,00; 2025-01 322,00; 2025-09 417,50; 2026-02 501,00 TL", () => {
     const dates = ["2023-06-06", "2023-10-03", "2024-03-05", "2024-10-01", "2025-05-06", "2025-11-04", "2026-06-02"]
-    expect(dates.map((d) => Number(meterAmount(meterAt(d), { meterKm: 10, meterSeconds: 0 }).toFixed(2))))
+    expect(dates.map((d) => Number(meterAmount(meterOn(tariff, d), { meterKm: 10, meterSeconds: 0 }).toFixed(2))))
       .toEqual([97.75, 156.67, 200.65, 230, 322, 417.5, 501])
     expect(dates.map((d) => total(d, 0))).toEqual([40, 70, 90, 100, 135, 175, 210])
   })

@@ -3,34 +3,11 @@
  * announcement (sources: models/sources/kuala-lumpur.md).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterOn, none, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("kuala-lumpur", readFileSync(join(SHIPPED_MARKETS_DIR, "kuala-lumpur-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("kuala-lumpur defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const meter = (() => {
-  const m = versionAt(tariff, "2026-12-08").meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-})()
+const { market, tariff } = shippedMarket("kuala-lumpur")
+const meter = meterOn(tariff, "2026-12-08")
 
 describe("Kuala Lumpur: Klang Valley budget taxi, SPAD fare of 2015-03-19 (the newest found; in force 2024-01-01 and today, with a caveat)", () => {
   it("RM3.00 for the first km, 25 sen per completed 200 m: SPAD's own 10 km example is RM14.25", () => {

@@ -4,38 +4,14 @@
  * 22:00–06:00 +20 %), on worked examples by hand (sources: models/sources/kunming.md).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterCharges, meterOn, shippedMarket, tariffOf, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("kunming", readFileSync(join(SHIPPED_MARKETS_DIR, "kunming-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("kunming defines no market")
-  return m
-})()
-const tariffOf = (i: number) => {
-  const t = doc.tariffs[i]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-}
-const standard = tariffOf(0), luxury = tariffOf(1)
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const meterOn = (t: typeof standard, date: string) => {
-  const m = versionAt(t, date).meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-}
+const { doc, market } = shippedMarket("kunming")
+const standard = tariffOf(doc, 0), luxury = tariffOf(doc, 1)
 /** The fare with the version's surcharges at a local date and minute (no zones). */
 const total = (t: typeof standard, date: string, minute: number, fare: number) =>
-  chargesFor(versionAt(t, date), "meter", view(date, minute).moment, view(date, minute).places, new Set(), 2).total(fare, 0)
+  meterCharges(t, view(date, minute)).total(fare, 0)
 
 describe("Kunming: main-district taxi fare of 2022-09-30 (in force 2024-01-01 and the newest found)", () => {
   const day = meterOn(standard, "2026-12-08")

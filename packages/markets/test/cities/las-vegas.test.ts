@@ -3,30 +3,10 @@
  * airport fee, the 3 % excise tax on everything, and the three airport–Strip zone flat rates.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterOn, MILE, shippedMarket, view } from "./support.js"
 
-const MILE = 1.609344
-const doc: TariffDocument = Either.getOrThrow(parseTariff("las-vegas", readFileSync(join(SHIPPED_MARKETS_DIR, "las-vegas-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("las-vegas defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
+const { market, tariff } = shippedMarket("las-vegas")
 const T1 = { latitude: 36.0843, longitude: -115.1537 }
 const T3 = { latitude: 36.0795, longitude: -115.1385 }
 const MANDALAY_BAY = { latitude: 36.0909, longitude: -115.1761 } // Zone 1
@@ -36,11 +16,7 @@ const FREMONT = { latitude: 36.1707, longitude: -115.1433 } // downtown, no zone
 const HENDERSON = { latitude: 36.0395, longitude: -114.9817 }
 
 describe("Las Vegas: Nevada Taxicab Authority rates of 2023-06-05", () => {
-  const meter = (() => {
-    const m = versionAt(tariff, "2026-12-08").meter
-    if (m === undefined) throw new Error("no meter")
-    return m
-  })()
+  const meter = meterOn(tariff, "2026-12-08")
   const v = versionAt(tariff, "2026-12-08")
   it("$5.25 on activation, $0.35 per further 1/9 mile: 5 miles are 5.25 + 44 × 0.35 = $20.65; $32.40 an hour waiting", () => {
     expect(meterAmount(meter, { meterKm: 5 * MILE, meterSeconds: 0 })).toBeCloseTo(20.65, 9)

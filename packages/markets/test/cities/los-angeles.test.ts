@@ -3,42 +3,18 @@
  * meter on worked examples, the LAX–Downtown flat fare and the LAX surcharge's two amounts.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import { suppliedTrip } from "../trips.js"
+import { meterCharges, meterOn, MILE, shippedMarket, view } from "./support.js"
 
-const MILE = 1.609344
-const doc: TariffDocument = Either.getOrThrow(parseTariff("los-angeles", readFileSync(join(SHIPPED_MARKETS_DIR, "los-angeles-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("los-angeles defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
+const { market, tariff } = shippedMarket("los-angeles")
 const LAX = { latitude: 33.9425, longitude: -118.4081 }
 const PERSHING_SQUARE = { latitude: 34.0485, longitude: -118.2529 } // Downtown
 const SANTA_MONICA_PIER = { latitude: 34.0094, longitude: -118.4973 } // outside the city's flat-fare zone
 const HOLLYWOOD = { latitude: 34.1016, longitude: -118.3267 }
 
 describe("Los Angeles: LADOT taxicab rates of 2008-08-14", () => {
-  const meter = (() => {
-    const m = versionAt(tariff, "2026-12-08").meter
-    if (m === undefined) throw new Error("no meter")
-    return m
-  })()
+  const meter = meterOn(tariff, "2026-12-08")
   it("$2.85 for the first 1/9 mile, $0.30 per further 1/9 mile: 5 miles are 2.85 + 44 × 0.30 = $16.05, 10 miles 2.85 + 89 × 0.30 = $29.55", () => {
     expect(meterAmount(meter, { meterKm: 5 * MILE, meterSeconds: 0 })).toBeCloseTo(16.05, 9)
     expect(meterAmount(meter, { meterKm: 10 * MILE, meterSeconds: 0 })).toBeCloseTo(29.55, 9)
@@ -62,16 +38,16 @@ describe("Los Angeles: LADOT taxicab rates of 2008-08-14", () => {
   it("the LAX surcharge: $2.50 until 2011-03-31, $4.00 from 2011-04-01; none on trips to LAX", () => {
     const lax = market.tariffs.locate(LAX), sm = market.tariffs.locate(SANTA_MONICA_PIER)
     const fee = (date: string, a: ReadonlySet<string>, b: ReadonlySet<string>) =>
-      chargesFor(versionAt(tariff, date), "meter", view(date).moment, { pickup: a, dropoff: b }, new Set(), 2).total(30, 0) - 30
+      meterCharges(tariff, view(date, 660, a, b)).total(30, 0) - 30
     expect(["2010-06-01", "2011-03-31", "2011-04-01", "2024-01-01", "2026-12-08"].map((d) => Number(fee(d, lax, sm).toFixed(2)))).toEqual([2.5, 2.5, 4, 4, 4])
     expect(Number(fee("2026-12-08", sm, lax).toFixed(2))).toBe(0)
   })
   it("the $15 minimum for trips originating at LAX, the surcharge on top: 2 miles are 2.85 + 17 × 0.30 = $7.95 → $15 + $4 = $19 from LAX, $7.95 to it", () => {
     const lax = market.tariffs.locate(LAX), sm = market.tariffs.locate(SANTA_MONICA_PIER)
-    const fare = meterAmount(versionAt(tariff, "2026-12-08").meter ?? (() => { throw new Error("no meter") })(), { meterKm: 2 * MILE, meterSeconds: 0 })
+    const fare = meterAmount(meterOn(tariff, "2026-12-08"), { meterKm: 2 * MILE, meterSeconds: 0 })
     expect(fare).toBeCloseTo(7.95, 9)
     const total = (date: string, a: ReadonlySet<string>, b: ReadonlySet<string>, f = fare) =>
-      chargesFor(versionAt(tariff, date), "meter", view(date).moment, { pickup: a, dropoff: b }, new Set(), 2).total(f, 0)
+      meterCharges(tariff, view(date, 660, a, b)).total(f, 0)
     expect(total("2026-12-08", lax, sm)).toBeCloseTo(19, 9)
     expect(total("2026-12-08", sm, lax)).toBeCloseTo(7.95, 9)
     expect(total("2026-12-08", sm, sm)).toBeCloseTo(7.95, 9)

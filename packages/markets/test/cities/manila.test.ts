@@ -3,43 +3,20 @@
  * worked examples from the rule (sources: models/sources/manila.md).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { definedMarket, meterAmount, meterReading, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterFare, meterOn, none, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("manila", readFileSync(join(SHIPPED_MARKETS_DIR, "manila-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("manila defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const meter = (() => {
-  const m = versionAt(tariff, "2026-12-08").meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-})()
+const { market, tariff } = shippedMarket("manila")
+const meter = meterOn(tariff, "2026-12-08")
 
 describe("Manila: LTFRB taxi fare of 2017-10-04, charged from 2018-07-31 (in force 2024-01-01 and today, with a caveat)", () => {
   it("PHP 40 flag-down, PHP 13.50 per km from the start, PHP 2 per minute of the whole trip", () => {
     // 10 km in 30 min: 40 + 135 + 60 = 235.
-    expect(meterAmount(meter, meterReading(meter, 10, 30, 0))).toBeCloseTo(235, 9)
+    expect(meterFare(meter, 10, 30, 0)).toBeCloseTo(235, 9)
     // 1.7 km in 5 min: 40 + 22.95 + 10 = 72.95.
-    expect(meterAmount(meter, meterReading(meter, 1.7, 5, 0))).toBeCloseTo(72.95, 9)
+    expect(meterFare(meter, 1.7, 5, 0)).toBeCloseTo(72.95, 9)
     // Time runs in traffic too: 3 km in 25 min is 40 + 40.50 + 50 = 130.50, slow or not.
-    expect(meterAmount(meter, meterReading(meter, 3, 25, 25))).toBeCloseTo(130.5, 9)
+    expect(meterFare(meter, 3, 25, 25)).toBeCloseTo(130.5, 9)
     // A minute is charged when completed: 4 min 59 s count 4.
     expect(meterAmount(meter, { meterKm: 0, meterSeconds: 299 })).toBeCloseTo(48, 9)
   })

@@ -4,34 +4,11 @@
  * the published schedule (sources: models/sources/melbourne.md).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { definedMarket, meterAmount, meterFor, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterForView, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("melbourne", readFileSync(join(SHIPPED_MARKETS_DIR, "melbourne-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("melbourne defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const meterAt = (date: string, minute: number) => {
-  const m = meterFor(versionAt(tariff, date), view(date, minute), market.tariffs.holidays).meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-}
+const { market, tariff } = shippedMarket("melbourne")
+const meterAt = (date: string, minute: number) => meterForView(tariff, view(date, minute), market.tariffs.holidays)
 /** 10 km above 21 km/h and 5 minutes below it. */
 const tenKmFiveMin = { meterKm: 10, meterSeconds: 300 }
 

@@ -3,34 +3,11 @@
  * 45 s on one counter; 23:00–06:00 MXN 10.48 and 1.28), on worked examples by hand.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { definedMarket, meterAmount, meterFor, parseTariff, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, versionAt } from "@ridequote/markets"
+import { meterForView, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("mexico-city", readFileSync(join(SHIPPED_MARKETS_DIR, "mexico-city-tariff.json"), "utf8")))
-const market = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("mexico-city defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup: none, dropoff: none }
-})
-const meterAtMinute = (date: string, minute: number) => {
-  const m = meterFor(versionAt(tariff, date), view(date, minute), new Set()).meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-}
+const { doc, market, tariff } = shippedMarket("mexico-city")
+const meterAtMinute = (date: string, minute: number) => meterForView(tariff, view(date, minute))
 
 describe("Mexico City: taxi libre tariff of 2013-04-01", () => {
   const day = meterAtMinute("2026-12-08", 11 * 60)

@@ -6,26 +6,12 @@
  * with progressions, is not in the file). Sources: packages/markets/models/sources/milan.md.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { definedMarket, parseTariff, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument } from "@ridequote/markets"
+import { versionAt } from "@ridequote/markets"
 import { suppliedTrip } from "../trips.js"
+import { shippedMarket, spreadEnds, type Point } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("milan", readFileSync(join(SHIPPED_MARKETS_DIR, "milan-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("milan defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
+const { doc, market, tariff } = shippedMarket("milan")
 
-type Point = { readonly latitude: number; readonly longitude: number }
 const MXP_T1: Point = { latitude: 45.6270, longitude: 8.7115 }
 const MXP_T2: Point = { latitude: 45.6485, longitude: 8.7305 }
 const LINATE: Point = { latitude: 45.4560, longitude: 9.2780 }
@@ -36,8 +22,7 @@ const CENTRALE: Point = { latitude: 45.4862, longitude: 9.2047 }
 const NAVIGLI: Point = { latitude: 45.4520, longitude: 9.1750 }
 
 const offers = (from: Point, to: Point, iso: string) => market.offers(suppliedTrip(market, from, to, 45, 50)(iso))
-const price = (from: Point, to: Point, iso: string) =>
-  offers(from, to, iso).map((o) => [o.distribution.quantile(0.05), o.distribution.quantile(0.95)])
+const price = (from: Point, to: Point, iso: string) => offers(from, to, iso).map(spreadEnds)
 
 describe("Milan: zones", () => {
   it("the city (an approximate polygon), the airports' terminals and the Fiera, kept apart", () => {

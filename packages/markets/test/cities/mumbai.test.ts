@@ -3,49 +3,25 @@
  * km (kaali-peeli taxi and AC cool cab), night 00:00–05:00 +25 %, the 2022 and 2025 revisions.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterCharges, meterOn, shippedMarket, tariffOf, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("mumbai", readFileSync(join(SHIPPED_MARKETS_DIR, "mumbai-tariff.json"), "utf8")))
-const market = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("mumbai defines no market")
-  return m
-})()
-const tariffOf = (i: number) => {
-  const t = doc.tariffs[i]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-}
-const [taxi, cool] = [tariffOf(0), tariffOf(1)]
-const meterOf = (t: typeof taxi, date: string) => {
-  const m = versionAt(t, date).meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-}
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
+const { doc, market } = shippedMarket("mumbai")
+const [taxi, cool] = [tariffOf(doc, 0), tariffOf(doc, 1)]
 
 describe("Mumbai: MMRTA fare of 2025-02-01 (₹31 / ₹48 for 1.5 km; per km derived; caveat)", () => {
   it("taxi 10 km: 31 + 8.5 × 20.66 = ₹206.61; cool cab 10 km: 48 + 8.5 × 32 = ₹320; 1.2 km is the minimum ₹31", () => {
-    expect(meterAmount(meterOf(taxi, "2026-12-08"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(206.61, 9)
-    expect(meterAmount(meterOf(cool, "2026-12-08"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(320, 9)
-    expect(meterAmount(meterOf(taxi, "2026-12-08"), { meterKm: 1.2, meterSeconds: 0 })).toBeCloseTo(31, 9)
+    expect(meterAmount(meterOn(taxi, "2026-12-08"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(206.61, 9)
+    expect(meterAmount(meterOn(cool, "2026-12-08"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(320, 9)
+    expect(meterAmount(meterOn(taxi, "2026-12-08"), { meterKm: 1.2, meterSeconds: 0 })).toBeCloseTo(31, 9)
   })
   it("waiting ₹2 a minute: 10 km plus 10 slow minutes is 206.61 + 20 = ₹226.61", () => {
-    expect(meterAmount(meterOf(taxi, "2026-12-08"), { meterKm: 10, meterSeconds: 600 })).toBeCloseTo(226.61, 9)
+    expect(meterAmount(meterOn(taxi, "2026-12-08"), { meterKm: 10, meterSeconds: 600 })).toBeCloseTo(226.61, 9)
   })
   it("night 00:00–05:00: 25 % on the fare — ₹206.61 at 01:00 is ₹258.26; at 05:00 and 23:59 the day fare", () => {
     const at = (minute: number) => {
       const v = view("2026-12-08", minute)
-      return chargesFor(versionAt(taxi, "2026-12-08"), "meter", v.moment, v.places, new Set(), 2).total(206.61, 0)
+      return meterCharges(taxi, v).total(206.61, 0)
     }
     expect(at(60)).toBeCloseTo(258.2625, 9)
     expect(at(5 * 60)).toBeCloseTo(206.61, 9)
@@ -65,12 +41,12 @@ describe("Mumbai: MMRTA fare of 2025-02-01 (₹31 / ₹48 for 1.5 km; per km der
 
 describe("Mumbai: MMRTA fare of 2022-10-01 (in force 2024-01-01)", () => {
   it("taxi 10 km: 28 + 8.5 × 18.66 = ₹186.61; cool cab 40 + 8.5 × 26.71 = ₹267.035", () => {
-    expect(meterAmount(meterOf(taxi, "2024-01-01"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(186.61, 9)
-    expect(meterAmount(meterOf(cool, "2024-01-01"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(267.035, 9)
+    expect(meterAmount(meterOn(taxi, "2024-01-01"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(186.61, 9)
+    expect(meterAmount(meterOn(cool, "2024-01-01"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(267.035, 9)
   })
   it("version boundary 2025-02-01 (both products)", () => {
     expect(["2024-01-01", "2025-01-31", "2025-02-01"].map((d) => versionAt(taxi, d).effectiveFrom)).toEqual(["2022-10-01", "2022-10-01", "2025-02-01"])
-    expect(meterOf(cool, "2025-01-31").initial).toBe(40)
-    expect(meterOf(cool, "2025-02-01").initial).toBe(48)
+    expect(meterOn(cool, "2025-01-31").initial).toBe(40)
+    expect(meterOn(cool, "2025-02-01").initial).toBe(48)
   })
 })

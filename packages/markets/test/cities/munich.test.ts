@@ -4,41 +4,17 @@
  * airport, the Messe and the Hauptbahnhof. Sources: packages/markets/models/sources/munich.md.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterOn, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("munich", readFileSync(join(SHIPPED_MARKETS_DIR, "munich-tariff.json"), "utf8")))
-const market = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("munich defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const meterOn = (date: string) => {
-  const m = versionAt(tariff, date).meter
-  if (m === undefined) throw new Error(`no meter on ${date}`)
-  return m
-}
+const { market, tariff } = shippedMarket("munich")
 const AIRPORT = { latitude: 48.3538, longitude: 11.781 }
 const HBF = { latitude: 48.1402, longitude: 11.56 }
 const MESSE = { latitude: 48.1365, longitude: 11.696 }
 const MARIENPLATZ = { latitude: 48.1374, longitude: 11.5755 }
 
 describe("Munich: Taxitarifordnung from 2025-01-01", () => {
-  const meter = meterOn("2026-12-08")
+  const meter = meterOn(tariff, "2026-12-08")
   it("€5.70 + €2.70/km in €0.20 steps charged as they begin (74.07 m), €39 an hour of waiting (18.46 s a step)", () => {
     // 10 km: exactly 135 steps = €27.00.
     expect(meterAmount(meter, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(32.7, 9)
@@ -77,10 +53,10 @@ describe("Munich before 2025: the tariffs of 2022-06-01 and 2024-04-01", () => {
   it("2022: €5.30 + €2.30/km (10 km €28.30, 'mehr als 28 Euro'); 2024-04: €5.50 + €2.50/km (10 km €30.50)", () => {
     expect(["2022-05-31", "2022-06-01", "2024-01-01", "2024-03-31", "2024-04-01", "2024-12-31", "2025-01-01"].map((d) => versionAt(tariff, d).effectiveFrom))
       .toEqual(["2022-06-01", "2022-06-01", "2022-06-01", "2022-06-01", "2024-04-01", "2024-04-01", "2025-01-01"])
-    expect(meterAmount(meterOn("2024-01-01"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(28.3, 9)
-    expect(meterAmount(meterOn("2024-06-04"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(30.5, 9)
+    expect(meterAmount(meterOn(tariff, "2024-01-01"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(28.3, 9)
+    expect(meterAmount(meterOn(tariff, "2024-06-04"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(30.5, 9)
     // Waiting €36 an hour in 2022 (€0.20 per 20 s): 10 min are 30 steps.
-    expect(meterAmount(meterOn("2024-01-01"), { meterKm: 0, meterSeconds: 600 })).toBeCloseTo(5.3 + 6, 9)
+    expect(meterAmount(meterOn(tariff, "2024-01-01"), { meterKm: 0, meterSeconds: 600 })).toBeCloseTo(5.3 + 6, 9)
   })
   it("the airport – Hauptbahnhof fixed fare was €95 on 2024-01-01 and €101 from 2024-04-01", () => {
     const muc = market.tariffs.locate(AIRPORT), hbf = market.tariffs.locate(HBF)

@@ -3,40 +3,15 @@
  * $0.60 per further 1/4 mile or 80 s of waiting), on worked examples by hand.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterOn, MILE, shippedMarket, view } from "./support.js"
 
-const MILE = 1.609344
-const doc: TariffDocument = Either.getOrThrow(parseTariff("orlando", readFileSync(join(SHIPPED_MARKETS_DIR, "orlando-tariff.json"), "utf8")))
-const market = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("orlando defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const meterAt = (date: string) => {
-  const m = versionAt(tariff, date).meter
-  if (m === undefined) throw new Error(`no meter on ${date}`)
-  return m
-}
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
+const { market, tariff } = shippedMarket("orlando")
 const MCO = { latitude: 28.4294, longitude: -81.3089 }
 const DOWNTOWN = { latitude: 28.5421, longitude: -81.3790 }
 
 describe("Orlando: taxicab meter rate of 2012-04-23", () => {
-  const meter = meterAt("2026-12-08")
+  const meter = meterOn(tariff, "2026-12-08")
   it("reproduces the published 10-mile example: $2.40 + 39 quarter miles × $0.60 = $25.80", () => {
     expect(meterAmount(meter, { meterKm: 10 * MILE, meterSeconds: 0 })).toBeCloseTo(25.8, 9)
   })

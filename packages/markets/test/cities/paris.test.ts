@@ -5,26 +5,12 @@
  * file). Sources: packages/markets/models/sources/paris.md.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { definedMarket, parseTariff, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument } from "@ridequote/markets"
+import { versionAt } from "@ridequote/markets"
 import { suppliedTrip } from "../trips.js"
+import { shippedMarket, spreadEnds, type Point } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("paris", readFileSync(join(SHIPPED_MARKETS_DIR, "paris-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("paris defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
+const { doc, market, tariff } = shippedMarket("paris")
 
-type Point = { readonly latitude: number; readonly longitude: number }
 const CDG_T2E: Point = { latitude: 49.0045, longitude: 2.5715 }
 const CDG_T1: Point = { latitude: 49.0147, longitude: 2.5418 }
 const ORLY_4: Point = { latitude: 48.7233, longitude: 2.3593 }
@@ -35,8 +21,7 @@ const EIFFEL_TOWER: Point = { latitude: 48.8584, longitude: 2.2945 } // left ban
 const LA_DEFENSE: Point = { latitude: 48.8918, longitude: 2.2380 } // outside Paris
 
 const offers = (from: Point, to: Point, iso: string) => market.offers(suppliedTrip(market, from, to, 30, 45)(iso))
-const price = (from: Point, to: Point, iso: string) =>
-  offers(from, to, iso).map((o) => [o.distribution.quantile(0.05), o.distribution.quantile(0.95)])
+const price = (from: Point, to: Point, iso: string) => offers(from, to, iso).map(spreadEnds)
 
 describe("Paris: zones", () => {
   it("the airports' terminals and the two banks (the Seine as a polyline, an approximation)", () => {

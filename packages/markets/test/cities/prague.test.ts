@@ -5,39 +5,15 @@
  * Sources: packages/markets/models/sources/prague.md.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterOn, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("prague", readFileSync(join(SHIPPED_MARKETS_DIR, "prague-tariff.json"), "utf8")))
-const market = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("prague defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const meterOn = (date: string) => {
-  const m = versionAt(tariff, date).meter
-  if (m === undefined) throw new Error(`no meter on ${date}`)
-  return m
-}
+const { market, tariff } = shippedMarket("prague")
 const AIRPORT = { latitude: 50.1069, longitude: 14.2666 }
 const STAROMESTSKE = { latitude: 50.0875, longitude: 14.4213 }
 
 describe("Prague: the maximum prices of nařízení 1/2020 (today's, and 2024-01-01's)", () => {
-  const meter = meterOn("2026-12-08")
+  const meter = meterOn(tariff, "2026-12-08")
   it("60 Kč + 36 Kč/km + 7 Kč a minute of waiting or slow traffic", () => {
     // 10 km: 60 + 360 = 420 Kč.
     expect(meterAmount(meter, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(420, 6)
@@ -72,8 +48,8 @@ describe("Prague before 2020-02-01: nařízení 20/2006", () => {
     expect(["2007-01-01", "2019-12-31", "2020-01-31", "2020-02-01", "2024-01-01"].map((d) => versionAt(tariff, d).effectiveFrom))
       .toEqual(["2007-01-01", "2007-01-01", "2007-01-01", "2020-02-01", "2020-02-01"])
     // 10 km: 40 + 280 = 320 Kč; 10 min waiting 60 Kč.
-    expect(meterAmount(meterOn("2019-06-04"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(320, 6)
-    expect(meterAmount(meterOn("2019-06-04"), { meterKm: 0, meterSeconds: 600 })).toBeCloseTo(100, 6)
-    expect(meterOn("2019-06-04").time.crossoverKmh).toBeCloseTo(360 / 28, 9)
+    expect(meterAmount(meterOn(tariff, "2019-06-04"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(320, 6)
+    expect(meterAmount(meterOn(tariff, "2019-06-04"), { meterKm: 0, meterSeconds: 600 })).toBeCloseTo(100, 6)
+    expect(meterOn(tariff, "2019-06-04").time.crossoverKmh).toBeCloseTo(360 / 28, 9)
   })
 })

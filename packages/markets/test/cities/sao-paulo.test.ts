@@ -6,35 +6,12 @@
  * dropped off on the meter, not picked up). Sources: packages/markets/models/sources/sao-paulo.md.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { definedMarket, meterAmount, meterFor, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterForView, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("sao-paulo", readFileSync(join(SHIPPED_MARKETS_DIR, "sao-paulo-tariff.json"), "utf8")))
-const market = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("sao-paulo defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
+const { doc, market, tariff } = shippedMarket("sao-paulo")
 const holidays = new Set(doc.holidays.map((h) => h.date))
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const meterAt = (date: string, minute = 660) => {
-  const { meter } = meterFor(versionAt(tariff, date), view(date, minute), holidays)
-  if (meter === undefined) throw new Error(`no meter on ${date}`)
-  return meter
-}
+const meterAt = (date: string, minute = 660) => meterForView(tariff, view(date, minute), holidays)
 const tenKm = (date: string, minute = 660) => meterAmount(meterAt(date, minute), { meterKm: 10, meterSeconds: 0 })
 const GRU = { latitude: -23.4322, longitude: -46.4692 }
 const SE = { latitude: -23.5505, longitude: -46.6333 }

@@ -3,40 +3,15 @@
  * $0.30 per 36 s of slow time, one or the other), reproduced on worked examples by hand.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterOn, MILE, shippedMarket, view } from "./support.js"
 
-const MILE = 1.609344
-const doc: TariffDocument = Either.getOrThrow(parseTariff("seattle", readFileSync(join(SHIPPED_MARKETS_DIR, "seattle-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("seattle defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const meterAt = (date: string) => {
-  const m = versionAt(tariff, date).meter
-  if (m === undefined) throw new Error(`no meter on ${date}`)
-  return m
-}
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
+const { market, tariff } = shippedMarket("seattle")
 const SEA = { latitude: 47.4436, longitude: -122.3016 }
 const PIKE_PLACE = { latitude: 47.6097, longitude: -122.3422 }
 
 describe("Seattle: taximeter rate ($2.60 drop, $2.70/mile, $0.50/min)", () => {
-  const meter = meterAt("2026-12-08")
+  const meter = meterOn(tariff, "2026-12-08")
   it("5 miles with no slow time: 45 ninths of a mile × $0.30 + $2.60 = $16.10", () => {
     expect(meterAmount(meter, { meterKm: 5 * MILE, meterSeconds: 0 })).toBeCloseTo(16.1, 9)
   })
@@ -54,7 +29,7 @@ describe("Seattle: taximeter rate ($2.60 drop, $2.70/mile, $0.50/min)", () => {
   it("the same rule prices 2024-01-01 and today (no rate change found since 2014-11-10)", () => {
     expect(versionAt(tariff, "2024-01-01").effectiveFrom).toBe("2014-11-10")
     expect(versionAt(tariff, "2026-12-08").effectiveFrom).toBe("2014-11-10")
-    expect(meterAmount(meterAt("2024-01-01"), { meterKm: 5 * MILE, meterSeconds: 0 })).toBeCloseTo(16.1, 9)
+    expect(meterAmount(meterOn(tariff, "2024-01-01"), { meterKm: 5 * MILE, meterSeconds: 0 })).toBeCloseTo(16.1, 9)
   })
   it("SEA (outside the city) is served; no airport charge is added to the meter", () => {
     expect(market.serves(SEA)).toBe(true)

@@ -3,35 +3,12 @@
  * from the rule text (sources: models/sources/seoul.md).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { definedMarket, meterAmount, meterFor, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, meterFor, versionAt } from "@ridequote/markets"
+import { meterForView, none, priceSupplied, shippedMarket, spreadEnds, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("seoul", readFileSync(join(SHIPPED_MARKETS_DIR, "seoul-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("seoul defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
+const { market, tariff } = shippedMarket("seoul")
 /** The meter in force for a trip starting at a local date and minute (the night variants by start time). */
-const meterAt = (date: string, minuteOfDay: number) => {
-  const m = meterFor(versionAt(tariff, date), view(date, minuteOfDay), new Set()).meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-}
+const meterAt = (date: string, minuteOfDay: number) => meterForView(tariff, view(date, minuteOfDay))
 
 describe("Seoul: mid-sized taxi fare of 2023-02-01 (in force 2024-01-01 and today)", () => {
   it("day: ₩4,800 for the first 1.6 km, ₩100 per completed 131 m, ₩100 per 30 s below the speed", () => {
@@ -92,10 +69,8 @@ describe("Seoul: Incheon airport (ICN) is served with the Seoul meter, no out-of
 })
 
 describe("Seoul: the city's published example fares against the quoted spread", () => {
-  const spread = (date: string, minute: number, km: number, minutes: number) => {
-    const priced = priceTrip(market.tariffs, tariff, { distanceKm: km, durationMinutes: minutes, routeSource: "supplied" }, view(date, minute), 0)
-    return [priced.distribution.quantile(0.05), priced.distribution.quantile(0.95)] as const
-  }
+  const spread = (date: string, minute: number, km: number, minutes: number) =>
+    spreadEnds(priceSupplied(market, tariff, km, minutes, view(date, minute), 0))
   it("Jonggak → Sinsa, 7 km by day: ₩11,000 (2023 fare; ₩9,600 before) lies within the p5–p95 of a 7 km, 30 min trip", () => {
     const [p5, p95] = spread("2026-12-08", 11 * 60, 7, 30)
     expect(p5).toBeLessThanOrEqual(11000)

@@ -3,38 +3,14 @@
  * (sources: models/sources/shanghai.md).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterCharges, meterOn, none, shippedMarket, tariffOf, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("shanghai", readFileSync(join(SHIPPED_MARKETS_DIR, "shanghai-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("shanghai defines no market")
-  return m
-})()
-const tariffOf = (i: number) => {
-  const t = doc.tariffs[i]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-}
-const standard = tariffOf(0), sixteen = tariffOf(1)
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const meterOn = (t: typeof standard, date: string) => {
-  const m = versionAt(t, date).meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-}
+const { doc, market } = shippedMarket("shanghai")
+const standard = tariffOf(doc, 0), sixteen = tariffOf(doc, 1)
 /** The fare with the version's surcharges at a local date and minute (no zones). */
 const total = (t: typeof standard, date: string, minute: number, fare: number) =>
-  chargesFor(versionAt(t, date), "meter", view(date, minute).moment, view(date, minute).places, new Set(), 2).total(fare, 0)
+  meterCharges(t, view(date, minute)).total(fare, 0)
 
 describe("Shanghai: city taxi fare of 2022-01-15 (in force 2024-01-01 and today)", () => {
   it("14 yuan for the first 3 km, 2.7 yuan/km to 15 km, +50 % (4.05 yuan/km) beyond", () => {

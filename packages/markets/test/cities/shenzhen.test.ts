@@ -3,40 +3,15 @@
  * (sources: models/sources/shenzhen.md).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { definedMarket, meterAmount, meterFor, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, versionAt } from "@ridequote/markets"
+import { meterForView, none, priceSupplied, quantilesOf, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("shenzhen", readFileSync(join(SHIPPED_MARKETS_DIR, "shenzhen-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("shenzhen defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
+const { market, tariff } = shippedMarket("shenzhen")
 /** The meter for a trip starting at a local date and minute (time variants by start time). */
-const meterAt = (date: string, minute: number, pickup: ReadonlySet<string> = none) => {
-  const m = meterFor(versionAt(tariff, date), view(date, minute, pickup), new Set()).meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-}
+const meterAt = (date: string, minute: number, pickup: ReadonlySet<string> = none) => meterForView(tariff, view(date, minute, pickup))
 /** p5, p50, p95 of a supplied route at a local date and minute. */
-const spread = (date: string, minute: number, km: number, minutes: number) => {
-  const priced = priceTrip(market.tariffs, tariff, { distanceKm: km, durationMinutes: minutes, routeSource: "supplied" }, view(date, minute), 2)
-  return [0.05, 0.5, 0.95].map((q) => priced.distribution.quantile(q))
-}
+const spread = (date: string, minute: number, km: number, minutes: number) =>
+  quantilesOf(priceSupplied(market, tariff, km, minutes, view(date, minute)))
 
 describe("Shenzhen: unified taxi fare of 2017-05-05 (in force 2024-01-01 and, as found, today)", () => {
   it("10 yuan for 2 km, 2.6 yuan/km; empty-return +30 % (3.38) from 25 to 50 km, +60 % (4.16) beyond 50 km, 06:00–23:00", () => {

@@ -3,44 +3,19 @@
  * Taipei and Keelung), worked examples from the rule text (sources: models/sources/taipei.md).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { chargesFor, definedMarket, meterAmount, meterFor, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterCharges, meterForView, none, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("taipei", readFileSync(join(SHIPPED_MARKETS_DIR, "taipei-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("taipei defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
+const { market, tariff } = shippedMarket("taipei")
 const taipeiMainStation = market.tariffs.locate({ latitude: 25.0478, longitude: 121.517 })
 const xinyi = market.tariffs.locate({ latitude: 25.0339, longitude: 121.5645 })
 const tpe = market.tariffs.locate({ latitude: 25.0797, longitude: 121.2342 })
 const tsa = market.tariffs.locate({ latitude: 25.0694, longitude: 121.5526 })
 
-const meterAt = (date: string, minute = 660, pickup: ReadonlySet<string> = taipeiMainStation) => {
-  const m = meterFor(versionAt(tariff, date), view(date, minute, pickup, xinyi), new Set()).meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-}
+const meterAt = (date: string, minute = 660, pickup: ReadonlySet<string> = taipeiMainStation) => meterForView(tariff, view(date, minute, pickup, xinyi))
 /** What the surcharges add to a meter of NT$100 at a moment, between places. */
-const extras = (date: string, minute: number, pickup: ReadonlySet<string> = taipeiMainStation, dropoff: ReadonlySet<string> = xinyi) => {
-  const v = view(date, minute, pickup, dropoff)
-  return chargesFor(versionAt(tariff, date), "meter", v.moment, v.places, new Set(), 0).total(100, 0) - 100
-}
+const extras = (date: string, minute: number, pickup: ReadonlySet<string> = taipeiMainStation, dropoff: ReadonlySet<string> = xinyi) =>
+  meterCharges(tariff, view(date, minute, pickup, dropoff), none, 0).total(100, 0) - 100
 
 describe("Taipei: fare of 2023-04-01 (in force 2024-01-01 and today)", () => {
   const day = meterAt("2026-12-08")

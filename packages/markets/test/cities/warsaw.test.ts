@@ -5,36 +5,13 @@
  * boundary of 2024-09-22, and the airport. Sources: packages/markets/models/sources/warsaw.md.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { definedMarket, meterAmount, meterFor, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterForView, shippedMarket, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("warsaw", readFileSync(join(SHIPPED_MARKETS_DIR, "warsaw-tariff.json"), "utf8")))
-const market = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("warsaw defines no market")
-  return m
-})()
-const tariff = (() => {
-  const t = doc.tariffs[0]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-})()
+const { doc, market, tariff } = shippedMarket("warsaw")
 const holidays = new Set(doc.holidays.map((h) => h.date))
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
 /** The meter in force (version and taryfa) for a trip at a local date and minute. */
-const meterAt = (date: string, minute = 660) => {
-  const { meter } = meterFor(versionAt(tariff, date), view(date, minute), holidays)
-  if (meter === undefined) throw new Error(`no meter on ${date}`)
-  return meter
-}
+const meterAt = (date: string, minute = 660) => meterForView(tariff, view(date, minute), holidays)
 const tenKm = (date: string, minute = 660) => meterAmount(meterAt(date, minute), { meterKm: 10, meterSeconds: 0 })
 const AIRPORT = { latitude: 52.1672, longitude: 20.9679 }
 const CENTRUM = { latitude: 52.2297, longitude: 21.0122 }

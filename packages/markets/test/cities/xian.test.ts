@@ -4,35 +4,12 @@
  * 23:00–06:00 +1元 start and +0.30元/km), on worked examples by hand (sources: models/sources/xian.md).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { definedMarket, meterAmount, meterFor, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
-import type { DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { meterForView, shippedMarket, tariffOf, view } from "./support.js"
 
-const doc: TariffDocument = Either.getOrThrow(parseTariff("xian", readFileSync(join(SHIPPED_MARKETS_DIR, "xian-tariff.json"), "utf8")))
-const market: DefinedMarket = (() => {
-  const m = definedMarket(doc)
-  if (m === undefined) throw new Error("xian defines no market")
-  return m
-})()
-const tariffOf = (i: number) => {
-  const t = doc.tariffs[i]
-  if (t === undefined) throw new Error("no tariff")
-  return t
-}
-const standard = tariffOf(0), large = tariffOf(1)
-const none: ReadonlySet<string> = new Set()
-const view = (date: string, minuteOfDay = 660, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none): TariffTripView => ({
-  localDate: date,
-  moment: { localDate: date, dayOfWeek: new Date(`${date}T00:00:00Z`).getUTCDay(), minuteOfDay },
-  places: { pickup, dropoff }
-})
-const meterAt = (t: typeof standard, date: string, minute: number) => {
-  const m = meterFor(versionAt(t, date), view(date, minute), market.tariffs.holidays).meter
-  if (m === undefined) throw new Error("no meter")
-  return m
-}
+const { doc, market } = shippedMarket("xian")
+const standard = tariffOf(doc, 0), large = tariffOf(doc, 1)
+const meterAt = (t: typeof standard, date: string, minute: number) => meterForView(t, view(date, minute), market.tariffs.holidays)
 
 describe("Xi'an: urban taxi fare of 2015-04-01 (in force 2024-01-01 and the newest found)", () => {
   const day = meterAt(standard, "2026-12-08", 11 * 60)

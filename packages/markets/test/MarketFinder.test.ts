@@ -18,9 +18,17 @@ import { definedMarket } from "../src/internal/tariff/TariffMarket.js"
 
 const markets = await Effect.runPromise(loadMarketModels(SHIPPED_MARKETS_DIR).pipe(Effect.provide(NodeFileSystem.layer)))
 
-/** The oracle: every market in order, each asked whether it serves the point. */
+/**
+ * The oracle: every market in order, each asked whether it serves the point — a defined market
+ * by its own `serves`, a fitted one in its model's area or at an airport its tariff lists (in
+ * that airport's zone: Logan lies outside Boston's box).
+ */
 const scan = (p: Coordinates): ServedMarket | undefined =>
-  markets.find((m) => ("model" in m ? contains(m.model.area, p) : m.serves(p)))
+  markets.find((m) => {
+    if (!("model" in m)) return m.serves(p)
+    const zones = m.tariffs?.locate(p)
+    return contains(m.model.area, p) || (m.tariffs?.document.airports ?? []).some((a) => zones?.has(a.zone) === true)
+  })
 
 const find = marketFinder(markets)
 
@@ -78,6 +86,13 @@ describe("the market of a pickup, through the cell index", () => {
     // 10 km from each airport, in the same cells: not served.
     expect(findIn({ latitude: 36.21, longitude: -122.375 })).toBeUndefined()
     expect(findIn({ latitude: 37.7126, longitude: -120.1 })).toBeUndefined()
+  })
+
+  it("finds a fitted market at an airport its tariff lists outside its box (Logan for Boston), as the scan does", () => {
+    // The point the random search once found (fast-check seed −2039535386): in Logan's zone, east of Boston's box.
+    const logan = { latitude: 42.3479, longitude: -71.0053 }
+    expect(find(logan)?.id).toBe("boston")
+    expect(scan(logan)?.id).toBe("boston")
   })
 
   it("finds a defined market's zone beyond its area (SFO for San Francisco) and each market's own centre", () => {

@@ -46,6 +46,7 @@ interface LoadLine {
   readonly t: number
   readonly final: boolean
   readonly cpuPct: number
+  readonly backlog: number
   readonly due: number
   readonly answered: number
   readonly s2xx: number
@@ -78,6 +79,8 @@ export interface Minute {
   readonly errors: number
   /** The load generator's CPU, % of its core. */
   readonly loadCpuPct: number
+  /** Requests due and not yet sent at the minute's end (50 in flight at most). */
+  readonly backlog: number
   readonly p50: number
   readonly p90: number
   readonly p99: number
@@ -179,6 +182,7 @@ const pacedRun = async (
         non2xx: line.other,
         errors: line.errors,
         loadCpuPct: line.cpuPct,
+        backlog: line.backlog,
         p50: line.p50 ?? Number.NaN,
         p90: line.p90 ?? Number.NaN,
         p99: line.p99 ?? Number.NaN,
@@ -197,7 +201,7 @@ const pacedRun = async (
       log(
         `paced ${store} minute ${m.minute}: ${fmt(m.qps)} quotes/s, p50 ${fmt(m.p50)} p99 ${fmt(m.p99)} max ${fmt(m.max)} ms, ` +
           `RSS ${fmt(m.rssMb)} MB, WAL ${fmt(m.walMb)} MB, data ${fmt(m.dataMb)} MB, ELD p99 ${fmt(m.eldP99)} ms, GC ${fmt(m.gcMs)} ms ` +
-          `(major ${fmt(m.gcMajorMs)}), non-2xx ${m.non2xx}, errors ${m.errors}, load generator ${m.loadCpuPct} % CPU, load avg ${loadavg()[0]?.toFixed(2)}`
+          `(major ${fmt(m.gcMajorMs)}), non-2xx ${m.non2xx}, errors ${m.errors}, load generator ${m.loadCpuPct} % CPU, backlog ${m.backlog}, load avg ${loadavg()[0]?.toFixed(2)}`
       )
     }
     child.stdout.on("data", (chunk: Buffer) => {
@@ -242,10 +246,11 @@ export const pacedSection: Section = {
       parts.push(
         `### ${store}: peak ${fmt(run.peak)} quotes/s, offered ${fmt(run.rate)}/s\n\n` +
           table(
-            ["min", "quotes/s", "load gen CPU %", "p50 ms", "p90 ms", "p99 ms", "max ms", "non-2xx", "RSS MB", store === "SQLite" ? "WAL MB" : "WAL MB written", "data MB", "ELD p50 ms", "ELD p99 ms", "ELD max ms", "GC ms", "of which major", "heap used MB"],
+            ["min", "quotes/s", "backlog", "load gen CPU %", "p50 ms", "p90 ms", "p99 ms", "max ms", "non-2xx", "RSS MB", store === "SQLite" ? "WAL MB" : "WAL MB written", "data MB", "ELD p50 ms", "ELD p99 ms", "ELD max ms", "GC ms", "of which major", "heap used MB"],
             ms.map((m) => [
               String(m.minute),
               fmt(m.qps),
+              String(m.backlog),
               String(m.loadCpuPct),
               fmt(m.p50),
               fmt(m.p90),

@@ -14,6 +14,7 @@ import { facadeSection } from "./sections/facade.js"
 import { httpSection, latencySection, layersSection, tokenSection } from "./sections/http.js"
 import { inProcessSection } from "./sections/inprocess.js"
 import { marketsSection } from "./sections/markets.js"
+import { pacedSection } from "./sections/paced.js"
 import { rssSection } from "./sections/rss.js"
 import { startupSection } from "./sections/startup.js"
 import { sustainedSection } from "./sections/sustained.js"
@@ -38,6 +39,8 @@ const sections: ReadonlyArray<Section> = [
   marketsSection,
   // One database per store for ≥ 1M quotes (~15 min); PostgreSQL part skipped when unreachable.
   sustainedSection,
+  // Issue 34: minutes at 60 % of peak, paced; latency, RSS, WAL, event-loop delay, GC per minute.
+  pacedSection,
   // Needs the machine's PostgreSQL (BENCH_POSTGRES_URL); reported as a section that could not run without it.
   scaleOutSection
 ]

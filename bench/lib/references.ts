@@ -27,15 +27,23 @@ const compiled = (file: string): string => {
   return outfile
 }
 
-const start = async (name: string, file: string, dir: string, env: Record<string, string>): Promise<Server> => {
+const start = async (
+  name: string,
+  file: string,
+  dir: string,
+  env: Record<string, string>,
+  options: { readonly ownSession?: boolean; readonly probeFile?: string } = {}
+): Promise<Server> => {
   const n = ++serial
   const out = join(dir, `${name}-${n}.out.log`)
   const err = join(dir, `${name}-${n}.err.log`)
+  const probe = options.probeFile === undefined ? [] : ["--import", join(REPO_ROOT, "bench/probe/server-probe.mjs")]
   const s = spawnTracked(
-    pinned(http.serverCpu, [process.execPath, compiled(file)]),
-    env,
+    pinned(http.serverCpu, [process.execPath, ...probe, compiled(file)]),
+    { ...env, ...(options.probeFile === undefined ? {} : { BENCH_PROBE_FILE: options.probeFile }) },
     out,
-    err
+    err,
+    options
   )
   const url = await waitForListening(out, s, err)
   return { name, url, pid: s.pid, stop: () => stop(s) }
@@ -52,3 +60,28 @@ export const startSameWork = (dir: string, database: string, jwtSecret: string, 
     BENCH_REF_JWT_SECRET: jwtSecret,
     BENCH_REF_ACCOUNT: accountId
   })
+
+/**
+ * The control of the sustained section: (b) on a store of its own (a SQLite file, or a PostgreSQL
+ * database through node-postgres), every entry `entryBytes` long (rows of the same bytes as
+ * ridequote's), in a session of its own (to be served at once beside ridequote: lib/paired.ts).
+ */
+export const startControl = (
+  dir: string,
+  store: { readonly sqlite: string } | { readonly postgres: string },
+  jwtSecret: string,
+  accountId: string,
+  entryBytes: number
+): Promise<Server> =>
+  start(
+    "control",
+    "same-work.ts",
+    dir,
+    {
+      ...("sqlite" in store ? { BENCH_REF_DB: store.sqlite } : { BENCH_REF_PG_URL: store.postgres }),
+      BENCH_REF_JWT_SECRET: jwtSecret,
+      BENCH_REF_ACCOUNT: accountId,
+      BENCH_REF_ENTRY_BYTES: String(entryBytes)
+    },
+    { ownSession: true }
+  )

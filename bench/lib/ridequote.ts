@@ -5,9 +5,10 @@
  * `BENCH_SERVER_CMD="node --import tsx packages/server/src/bin.ts"` measures the sources under
  * tsx instead. The same command runs the CLI (`accounts create`, `migrate`) and `serve`.
  */
+import { createHash, createHmac, randomUUID } from "node:crypto"
 import { existsSync, rmSync } from "node:fs"
 import { join } from "node:path"
-import { http } from "./config.js"
+import { http, REPO_ROOT } from "./config.js"
 import { pinned, runCaptured, type Spawned, spawnTracked, stop, waitForListening } from "./procs.js"
 
 /** The compiled program, as `pnpm start` and `pnpm ridequote` exec it. */
@@ -109,6 +110,79 @@ export const startRidequote = async (
       if (process.env["BENCH_KEEP_TMP"] !== "1" && existsSync(out)) rmSync(out)
     }
   }
+}
+
+/**
+ * `ridequote serve` as an operator runs it by default: signing keys in the database (no
+ * RIDEQUOTE_JWT_SECRET), so the minute's key reload runs as in production (issue 34: a bench
+ * on a fixed key never saw what that reload did), sealed under a key-encryption key file in
+ * `dir`. `probeFile`: the bench's server probe (`bench/probe/server-probe.mjs`: event-loop
+ * delay, GC, heap) preloaded, writing there. Pinned to the server core, rate limit off, port 0,
+ * sample market on (as `startRidequote`).
+ */
+export const startRidequoteStoredKeys = async (
+  dir: string,
+  database: string,
+  options: { readonly ownSession?: boolean; readonly probeFile?: string; readonly env?: Record<string, string> } = {}
+): Promise<Server> => {
+  const n = ++serial
+  const out = join(dir, `serve-stored-${n}.out.log`)
+  const err = join(dir, `serve-stored-${n}.err.log`)
+  const command = [...serverCommand()]
+  // node [--import probe] <program>: the probe goes right after the node binary.
+  if (options.probeFile !== undefined && command[0] !== undefined && /(^|\/)node$/.test(command[0])) {
+    command.splice(1, 0, "--import", join(REPO_ROOT, "bench/probe/server-probe.mjs"))
+  }
+  const s: Spawned = spawnTracked(
+    pinned(http.serverCpu, [
+      ...command,
+      "serve",
+      "--database",
+      database,
+      "--port",
+      "0",
+      "--host",
+      "127.0.0.1",
+      "--rate-limit",
+      "0",
+      "--sample-fallback",
+      "on"
+    ]),
+    {
+      RIDEQUOTE_KEY_ENCRYPTION_KEY_FILE: join(dir, "key-encryption-key"),
+      ...(options.probeFile === undefined ? {} : { BENCH_PROBE_FILE: options.probeFile }),
+      ...options.env
+    },
+    out,
+    err,
+    options
+  )
+  const url = await waitForListening(out, s, err)
+  return {
+    name: "ridequote",
+    url,
+    pid: s.pid,
+    stop: async () => {
+      await stop(s)
+      if (process.env["BENCH_KEEP_TMP"] !== "1" && existsSync(out)) rmSync(out)
+    }
+  }
+}
+
+/**
+ * A token for reference (b) or the control, signed here with `secret` (HS256, the kid (b) derives
+ * from it, ridequote's claim set: iss, sub, jti, iat, exp): the references share no code with the
+ * engine, so they do not verify ridequote's own tokens when ridequote's keys are in its database.
+ */
+export const mintToken = (secret: string, accountId: string, ttlSeconds = 86_400): string => {
+  const bytes = Buffer.from(secret, "utf8")
+  const kid = `env-${createHash("sha256").update("ridequote signing key id\0").update(bytes).digest("base64url").slice(0, 22)}`
+  const iat = Math.floor(Date.now() / 1000)
+  const segment = (value: unknown) => Buffer.from(JSON.stringify(value), "utf8").toString("base64url")
+  const input = `${segment({ alg: "HS256", typ: "JWT", kid })}.${
+    segment({ iss: "ridequote", sub: accountId, jti: randomUUID(), iat, exp: iat + ttlSeconds })
+  }`
+  return `${input}.${createHmac("sha256", bytes).update(input, "ascii").digest("base64url")}`
 }
 
 /** POST /v1/auth/token with the account's key and secret. */

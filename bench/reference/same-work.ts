@@ -6,15 +6,28 @@
  * - JSON body parse (64 KiB cap, JSON content type) and hand-written validation of the bounds;
  * - prices: 10 provider/service-level markets × 5 percentiles + 4 × 3 recommendations, in
  *   integer cents;
- * - one audit row (the same table, index and JSON entry shape as ridequote's) queued and
- *   group-committed to SQLite in WAL mode with synchronous=FULL; the flush runs on
- *   setImmediate and each reply goes out only after its row's transaction committed;
+ * - one audit row queued and group-committed, the flush on setImmediate, each reply sent only
+ *   after its row's transaction committed. The table is shaped as ridequote's audit is today
+ *   (migrations 4–5: an integer key that only grows, `seq`, and the page index
+ *   `(account_id, received_at_ms DESC, request_id DESC)` as the unique key, `ON CONFLICT … DO
+ *   NOTHING`), so a long run grows both files alike. Until issue 34 it was keyed by the request
+ *   id, a random UUID, and lost a third of its speed as its file grew (issue 23's fault, in the
+ *   yardstick). With BENCH_REF_ENTRY_BYTES every entry is that many bytes (padded or cut): rows
+ *   of the same bytes as ridequote's;
+ * - on SQLite (BENCH_REF_DB): libsql, WAL, synchronous=FULL, one transaction per batch; on
+ *   PostgreSQL (BENCH_REF_PG_URL): node-postgres (the driver ridequote's PostgreSQL storage
+ *   uses), a pool of 10, one multi-row INSERT per batch (named prepared statements up to 64
+ *   rows), several batches in flight, synchronous_commit as the server has it (on);
  * - JSON.stringify of the response, with what priced it (issue 17's `market` and, per
  *   provider/level key, its `offers` entry), as ridequote answers on its sample market.
- * Env: BENCH_REF_JWT_SECRET, BENCH_REF_ACCOUNT (account id), BENCH_REF_DB (SQLite file).
+ * It shares no code with the engine: it is the yardstick the sustained section measures
+ * ridequote against ("the control").
+ * Env: BENCH_REF_JWT_SECRET, BENCH_REF_ACCOUNT (account id), BENCH_REF_DB (SQLite file) or
+ * BENCH_REF_PG_URL, BENCH_REF_ENTRY_BYTES (optional).
  */
 import { createHash, createHmac, createSecretKey, randomUUID, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { createRequire } from "node:module"
 // Built alone, not bundled (bench/lib/references.ts): the driver is imported by name, typed
 // with the benchmark's declaration of its calls.
 import Libsql from "libsql"
@@ -204,40 +217,117 @@ const MARKET = { id: "global-sample", name: "Global sample market (sample data)"
 
 // ---- audit: group commit ---------------------------------------------------------------------
 
-const db = new (Libsql as unknown as new(filename: string, options?: Options) => Db)(need("BENCH_REF_DB"))
-db.pragma("journal_mode = WAL")
-db.pragma("synchronous = FULL")
-db.pragma("busy_timeout = 5000")
-db.exec(`CREATE TABLE IF NOT EXISTS audit (
-  request_id TEXT PRIMARY KEY NOT NULL, account_id TEXT NOT NULL, received_at_ms BIGINT NOT NULL, entry TEXT NOT NULL)`)
-db.exec("CREATE INDEX IF NOT EXISTS audit_account_time ON audit (account_id, received_at_ms DESC, request_id DESC)")
-const insert = db.prepare("INSERT INTO audit (request_id, account_id, received_at_ms, entry) VALUES (?, ?, ?, ?)")
-
+type Row = readonly [string, string, number, string]
 interface Pending {
-  readonly row: readonly [string, string, number, string]
+  readonly row: Row
   readonly done: (ok: boolean) => void
 }
-const MAX_BATCH = 5000
+
+/**
+ * An entry of exactly BENCH_REF_ENTRY_BYTES (rows of the same bytes as ridequote's): padded with a
+ * `pad` field, or cut (the control's audit is never read back; only what it costs to store counts).
+ * Without the variable, the entry as written. The entries are ASCII: characters are bytes.
+ */
+const entryBytes = Number(process.env["BENCH_REF_ENTRY_BYTES"] ?? 0)
+const padded = (entry: string): string => {
+  if (entryBytes <= 0) return entry
+  const missing = entryBytes - entry.length - 10 // `,"pad":""`
+  if (missing >= 0) return `${entry.slice(0, -1)},"pad":"${"x".repeat(missing)}"}`
+  return entry.length > entryBytes ? entry.slice(0, entryBytes) : entry.padEnd(entryBytes)
+}
+
+/** Commits one batch and calls back once it is durable (or failed). */
+type Committer = { readonly commit: (rows: ReadonlyArray<Pending>) => void; readonly close: () => void }
+
+const sqliteCommitter = (file: string): Committer => {
+  const db = new (Libsql as unknown as new(filename: string, options?: Options) => Db)(file)
+  db.pragma("journal_mode = WAL")
+  db.pragma("synchronous = FULL")
+  db.pragma("busy_timeout = 5000")
+  db.exec(`CREATE TABLE IF NOT EXISTS audit (
+    seq INTEGER PRIMARY KEY NOT NULL, request_id TEXT NOT NULL, account_id TEXT NOT NULL,
+    received_at_ms BIGINT NOT NULL, entry TEXT NOT NULL)`)
+  db.exec("CREATE UNIQUE INDEX IF NOT EXISTS audit_account_time ON audit (account_id, received_at_ms DESC, request_id DESC)")
+  const insert = db.prepare(
+    "INSERT INTO audit (request_id, account_id, received_at_ms, entry) VALUES (?, ?, ?, ?) " +
+      "ON CONFLICT (account_id, received_at_ms, request_id) DO NOTHING"
+  )
+  const commitAll = db.transaction((rows: ReadonlyArray<Pending>) => {
+    for (const p of rows) insert.run(...p.row)
+  })
+  return {
+    commit: (rows) => {
+      let ok = true
+      try {
+        commitAll(rows)
+      } catch {
+        ok = false
+      }
+      for (const p of rows) p.done(ok)
+    },
+    close: () => db.close()
+  }
+}
+
+/** node-postgres, typed with the few calls used here. */
+interface PgPool {
+  query(config: { name?: string; text: string; values?: ReadonlyArray<unknown> }, callback: (error: Error | null) => void): void
+  query(text: string): Promise<unknown>
+  end(): Promise<void>
+}
+
+const postgresCommitter = async (url: string): Promise<Committer> => {
+  // The driver ridequote's PostgreSQL storage depends on, from that package (not a root dependency).
+  const require = createRequire(new URL("../../../packages/storage-postgres/package.json", import.meta.url))
+  const pg = require("pg") as { Pool: new(options: { connectionString: string; max: number }) => PgPool }
+  const pool = new pg.Pool({ connectionString: url, max: 10 })
+  await pool.query(`CREATE TABLE IF NOT EXISTS audit (
+    request_id TEXT NOT NULL, account_id TEXT NOT NULL, received_at_ms BIGINT NOT NULL, entry TEXT NOT NULL,
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY)`)
+  await pool.query("CREATE UNIQUE INDEX IF NOT EXISTS audit_account_time ON audit (account_id, received_at_ms DESC, request_id DESC)")
+  const texts: Array<string> = []
+  const textFor = (n: number): string => {
+    const cached = texts[n]
+    if (cached !== undefined) return cached
+    const values: Array<string> = []
+    for (let i = 0; i < n; i++) values.push(`($${i * 4 + 1},$${i * 4 + 2},$${i * 4 + 3},$${i * 4 + 4})`)
+    const text = `INSERT INTO audit (request_id, account_id, received_at_ms, entry) VALUES ${values.join(",")} ` +
+      "ON CONFLICT (account_id, received_at_ms, request_id) DO NOTHING"
+    texts[n] = text
+    return text
+  }
+  return {
+    commit: (rows) => {
+      const values: Array<string | number> = []
+      for (const p of rows) values.push(...p.row)
+      const text = textFor(rows.length)
+      const config = rows.length <= 64 ? { name: `control_audit_${rows.length}`, text, values } : { text, values }
+      pool.query(config, (error) => {
+        for (const p of rows) p.done(error === null || error === undefined)
+      })
+    },
+    close: () => void pool.end()
+  }
+}
+
+const pgUrl = process.env["BENCH_REF_PG_URL"]
+const committer: Committer = pgUrl !== undefined && pgUrl !== ""
+  ? await postgresCommitter(pgUrl)
+  : sqliteCommitter(need("BENCH_REF_DB"))
+
+/** Rows per statement or transaction: a backlog is committed in several batches. */
+const MAX_BATCH = pgUrl !== undefined && pgUrl !== "" ? 1000 : 5000
 let queue: Array<Pending> = []
 let scheduled = false
-const commitAll = db.transaction((rows: ReadonlyArray<Pending>) => {
-  for (const p of rows) insert.run(...p.row)
-})
 const flush = (): void => {
   scheduled = false
   while (queue.length > 0) {
     const batch = queue.length <= MAX_BATCH ? queue : queue.slice(0, MAX_BATCH)
     queue = queue.length <= MAX_BATCH ? [] : queue.slice(MAX_BATCH)
-    let ok = true
-    try {
-      commitAll(batch)
-    } catch {
-      ok = false
-    }
-    for (const p of batch) p.done(ok)
+    committer.commit(batch)
   }
 }
-const append = (row: Pending["row"], done: Pending["done"]): void => {
+const append = (row: Row, done: Pending["done"]): void => {
   queue.push({ row, done })
   if (!scheduled) {
     scheduled = true
@@ -276,7 +366,7 @@ const handleQuote = (req: IncomingMessage, res: ServerResponse, requestId: strin
   })
   req.on("end", () => {
     const audit = (status: number, decision: unknown, request: unknown, reply: () => void) => {
-      const entry = JSON.stringify({ requestId, receivedAt: new Date(receivedAt).toISOString(), request, decision })
+      const entry = padded(JSON.stringify({ requestId, receivedAt: new Date(receivedAt).toISOString(), request, decision }))
       append([requestId, claims.sub, receivedAt, entry], (ok) => {
         if (ok) reply()
         else fail(res, 503, requestId, "result:unavailable", "storage unavailable")
@@ -349,8 +439,8 @@ server.listen(0, "127.0.0.1", () => {
 const shutdown = () =>
   server.close(() => {
     flush()
-    db.close()
-    process.exit(0)
+    committer.close()
+    setTimeout(() => process.exit(0), 200)
   })
 process.on("SIGTERM", shutdown)
 process.on("SIGINT", shutdown)

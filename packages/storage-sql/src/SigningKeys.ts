@@ -16,7 +16,7 @@
  * are written sealed, and keys still plain or under a previous KEK are re-sealed under the
  * current one when a process loads them and when `rotate` runs.
  */
-import { createHash } from "node:crypto"
+import { createHash, timingSafeEqual } from "node:crypto"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SigningKey, SigningKeyRing } from "@ridequote/core"
 import { KeyId, MAX_TOKEN_TTL_SECONDS, SigningKeyNotFound, SigningKeys, StorageUnavailable } from "@ridequote/core"
@@ -35,6 +35,12 @@ export const RETIRED_KEY_GRACE_MS = MAX_TOKEN_TTL_SECONDS * 1000
 /** Unknown kids trigger at most one reload per this interval (a flood of forged kids costs one query a second). */
 export const UNKNOWN_KID_RELOAD_INTERVAL = Duration.seconds(1)
 export const PERIODIC_RELOAD_INTERVAL = Duration.minutes(1)
+
+const sameSecret = (a: SigningKey, b: SigningKey): boolean => {
+  const x = Redacted.value(a.secret)
+  const y = Redacted.value(b.secret)
+  return x.length === y.length && timingSafeEqual(x, y)
+}
 
 const ringOf = (current: SigningKey, verifying: ReadonlyArray<SigningKey>): SigningKeyRing => ({
   current,
@@ -123,8 +129,14 @@ Effect.gen(function*() {
     return resealed
   })
 
-  /** Reads the ring; a database without a current key (never migrated its first one) gets one. */
-  const load = Effect.gen(function*() {
+  /**
+   * Reads the ring; a database without a current key (never migrated its first one) gets one.
+   * A key `held` already (same kid, same bytes) is kept as the same object: token verification
+   * caches a checked token with the key object it verified under and counts a later hit only
+   * while the ring answers that very object, so a reload that made new objects for unchanged
+   * keys sent every token through the full check again (docs/performance.md, issue 34).
+   */
+  const load = (held?: SigningKeyRing) => Effect.gen(function*() {
     const now = yield* Clock.currentTimeMillis
     const read = sql`SELECT kid, secret, created_at_ms, retired_at_ms FROM signing_keys
       WHERE retired_at_ms IS NULL OR retired_at_ms > ${now - RETIRED_KEY_GRACE_MS}
@@ -138,15 +150,20 @@ Effect.gen(function*() {
     if (current === undefined) {
       return yield* new StorageUnavailable({ message: "no current signing key could be stored" })
     }
-    const keys = yield* Effect.forEach(rows, toKey)
-    return { ring: ringOf(yield* toKey(current), keys) }
+    const keep = (key: SigningKey): SigningKey => {
+      const same = held?.verifying.get(key.kid)
+      return same !== undefined && sameSecret(same, key) ? same : key
+    }
+    const keys = (yield* Effect.forEach(rows, toKey)).map(keep)
+    const currentKey = keys.find((key) => key.kid === current.kid) ?? keep(yield* toKey(current))
+    return { ring: ringOf(currentKey, keys) }
   }).pipe(orUnavailable("signing key load"))
 
   // Keys written before a KEK was configured (the first migration's, say) are sealed now.
   const resealed = yield* resealAll.pipe(sql.withTransaction, orUnavailable("signing key re-encryption"))
   if (resealed > 0) yield* Effect.logInfo(`sealed ${resealed} signing key(s) under the configured key-encryption key`)
-  const ring = yield* SynchronizedRef.make((yield* load).ring)
-  const reload = SynchronizedRef.updateEffect(ring, () => Effect.map(load, (loaded) => loaded.ring))
+  const ring = yield* SynchronizedRef.make((yield* load()).ring)
+  const reload = SynchronizedRef.updateEffect(ring, (held) => Effect.map(load(held), (loaded) => loaded.ring))
   /** When the last reload for an unknown kid happened: such reloads are throttled. */
   const lastUnknownKidReload = yield* SynchronizedRef.make(Number.NEGATIVE_INFINITY)
 

@@ -85,6 +85,30 @@ describe(`SigningKeys stored in ${h.name}`, () => {
       expect(yield* eventually(Effect.map(b.ring, (ring) => ring.current.kid), (kid) => kid === rotated.kid)).toBe(rotated.kid)
     }))
 
+  it.scoped("the periodic reload keeps the key objects of unchanged keys: the ring answers the same objects after it", () =>
+    Effect.gen(function*() {
+      // Sealed at rest too: each load opens every stored secret into new bytes.
+      const encryption: KeyEncryption = { current: Redacted.make(new Uint8Array(KEK_BYTES).fill(9)), previous: [] }
+      const filename = h.newDatabase("reload-identity")
+      const a = keysOf(yield* Layer.build(h.storage(filename, { keyEncryption: encryption })))
+      const b = keysOf(yield* Layer.build(h.storage(filename, { keyEncryption: encryption })))
+      const before = yield* b.ring
+      const rotated = yield* a.rotate
+      yield* TestClock.adjust(Duration.minutes(1))
+      // The adjust wakes B's reload; its query is real I/O that may still be in flight.
+      const after = yield* eventually(b.ring, (ring) => ring.current.kid === rotated.kid)
+      expect(after.current.kid).toBe(rotated.kid)
+      // The key B held before is still verifying, and is the very object B answered before the
+      // reload: token verification counts a cached token only while the ring answers that object.
+      expect(after.verifying.get(before.current.kid)).toBe(before.current)
+      // A further reload with nothing changed answers every key as the same object.
+      yield* TestClock.adjust(Duration.minutes(1))
+      yield* b.reload ?? Effect.void
+      const again = yield* b.ring
+      expect(again.current).toBe(after.current)
+      for (const [kid, key] of after.verifying) expect(again.verifying.get(kid)).toBe(key)
+    }))
+
   it.scoped("another process's rotation is picked up when its kid is first seen, at most once a second", () =>
     Effect.gen(function*() {
       const filename = h.newDatabase("shared")

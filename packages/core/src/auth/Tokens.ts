@@ -25,6 +25,7 @@ import { AccessSnapshot } from "./AccessSnapshot.js"
 import { Credentials } from "./Credentials.js"
 import { checkJwt, readJwt, signJwt, unexpired, unknownKey } from "./Jwt.js"
 import { makeVerifiedTokens } from "./VerifiedTokens.js"
+import type { VerifiedTokens } from "./VerifiedTokens.js"
 
 /** A caller whose bearer token verified: the claims and the account as the snapshot knows it. */
 export interface Caller {
@@ -74,8 +75,11 @@ export const applyRevokedAll = (snapshot: AccessSnapshot, revoked: RevokedAll): 
     Option.match(revoked.account, { onNone: () => Effect.void, onSome: snapshot.accountChanged })
   )
 
-/** Builds the Tokens service from the signing keys, the stores and the access snapshot. */
-export const makeTokens = Effect.gen(function*() {
+/**
+ * Builds the Tokens service from the signing keys, the stores and the access snapshot, keeping
+ * checked tokens in `verified` (tests pass their own to see which path a verify took).
+ */
+export const makeTokensWith = (verified: VerifiedTokens) => Effect.gen(function*() {
   const keys = yield* SigningKeys
   const accountStore = yield* AccountStore
   const tokenStore = yield* TokenStore
@@ -147,12 +151,10 @@ export const makeTokens = Effect.gen(function*() {
 
   const retiredKey = new TokenInvalid({ message: "the token's signing key has been retired" })
 
-  const verified = makeVerifiedTokens()
-
   /**
    * Signature and claims, checked once per token: later calls only re-check expiry and that
    * the key is still the one the ring answers for the token's kid (a removed or replaced key
-   * drops the token back to a full check).
+   * drops the token back to a full check, which records it under the ring's new key object).
    */
   const claimsOf = (token: string, nowMs: number) => {
     const full = Effect.gen(function*() {
@@ -215,6 +217,9 @@ export const makeTokens = Effect.gen(function*() {
 
   return Tokens.of({ issue, verify, revoke })
 })
+
+/** Builds the Tokens service with a cache of verified tokens of its own. */
+export const makeTokens = Effect.suspend(() => makeTokensWith(makeVerifiedTokens()))
 
 /** Tokens as a layer (part of `makeEngineLive`). */
 export const TokensLive: Layer.Layer<

@@ -23,9 +23,14 @@ export const makeVerifiedTokens = (capacity: number = DEFAULT_VERIFIED_TOKENS) =
   const entries = new Map<string, VerifiedToken>()
   return {
     get: (token: string): VerifiedToken | undefined => entries.get(token),
+    /**
+     * Records a token that has just passed the full check. A token already held is updated in
+     * place: it was checked again because the ring answered its kid with another key object (a
+     * reload, a rotation elsewhere), and keeping the old object would fail every later hit and
+     * send the token through the full check on every request from then on.
+     */
     remember: (token: string, claims: TokenClaims, kid: string, key: SigningKey): void => {
-      if (entries.has(token)) return
-      if (entries.size >= capacity) {
+      if (!entries.has(token) && entries.size >= capacity) {
         const oldest = entries.keys().next()
         if (oldest.done !== true) entries.delete(oldest.value)
       }
@@ -34,3 +39,6 @@ export const makeVerifiedTokens = (capacity: number = DEFAULT_VERIFIED_TOKENS) =
     size: (): number => entries.size
   }
 }
+
+/** The cache `Tokens` keeps (see `makeTokensWith`). */
+export type VerifiedTokens = ReturnType<typeof makeVerifiedTokens>

@@ -3,8 +3,9 @@ import { Cause, Context, DateTime, Effect, Exit, FastCheck, Layer, Option, Redac
 import { Accounts } from "../../src/auth/Accounts.js"
 import { Credentials, makeCredentials } from "../../src/auth/Credentials.js"
 import { signJwt } from "../../src/auth/Jwt.js"
-import { Tokens } from "../../src/auth/Tokens.js"
+import { makeTokensWith, Tokens } from "../../src/auth/Tokens.js"
 import { makeVerifiedTokens } from "../../src/auth/VerifiedTokens.js"
+import type { VerifiedTokens } from "../../src/auth/VerifiedTokens.js"
 import type { Caller } from "../../src/auth/Tokens.js"
 import { AccountId, Jti } from "../../src/Ids.js"
 import type { SecretHash } from "../../src/ports/AccountStore.js"
@@ -307,6 +308,77 @@ describe("verified tokens", () => {
         expect((yield* Effect.flip(tokens.verify(issued.token)))._tag).toBe("TokenInvalid")
       }).pipe(Effect.provide(instance(Context.add(storage, SigningKeys, withdrawing), randomness)))
     }))
+
+  it.effect("after the ring is reloaded with new objects for the same keys, the cache answers again after one full check", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const randomness = seededRandomness(22)
+      const storage = yield* Effect.provideService(makeInMemoryStorage, Randomness, randomness)
+      const shared = Context.get(storage, SigningKeys)
+      // What a stored-key adapter's periodic reload may do: the same kids and bytes, read
+      // again into new objects.
+      const copy = (key: SigningKey): SigningKey => ({
+        kid: key.kid,
+        secret: Redacted.make(new Uint8Array(Redacted.value(key.secret)))
+      })
+      let reloaded: { current: SigningKey; verifying: ReadonlyMap<string, SigningKey> } | undefined
+      const reloading = SigningKeys.of({
+        ring: Effect.suspend(() => (reloaded === undefined ? shared.ring : Effect.succeed(reloaded))),
+        rotate: shared.rotate,
+        reload: Effect.map(shared.ring, (ring) => {
+          reloaded = { current: copy(ring.current), verifying: new Map([...ring.verifying].map(([kid, key]) => [kid, copy(key)])) }
+        })
+      })
+      // The cache as Tokens uses it, counting the tokens recorded after a full check.
+      const cache = makeVerifiedTokens()
+      let fullChecks = 0
+      const counting: VerifiedTokens = {
+        ...cache,
+        remember: (token, claims, kid, key) => {
+          fullChecks++
+          cache.remember(token, claims, kid, key)
+        }
+      }
+      yield* Effect.gen(function*() {
+        const { issued } = yield* accountWithToken()
+        const tokens = yield* makeTokensWith(counting)
+        yield* tokens.verify(issued.token)
+        yield* tokens.verify(issued.token)
+        expect(fullChecks).toBe(1)
+        yield* Effect.flatMap(SigningKeys, (keys) => keys.reload ?? Effect.void)
+        const kid = (segment(issued.token, 0) as { kid: string }).kid
+        const reloadedKey = reloaded?.verifying.get(kid)
+        expect(reloadedKey).toBeDefined()
+        // The first call after the reload checks the token in full against the new object ...
+        yield* tokens.verify(issued.token)
+        expect(fullChecks).toBe(2)
+        // ... and the cache answers every call after it, as before the reload,
+        for (let i = 0; i < 5; i++) yield* tokens.verify(issued.token)
+        expect(fullChecks).toBe(2)
+        // holding the token under the key object the ring answers now.
+        expect(cache.get(issued.token)?.key).toBe(reloadedKey)
+      }).pipe(Effect.provide(instance(Context.add(storage, SigningKeys, reloading), randomness)))
+    }))
+
+  it("remember replaces a held token's entry: the same token re-checked under another key object", () => {
+    const cache = makeVerifiedTokens(2)
+    const claims = {
+      iss: "ridequote" as const,
+      sub: AccountId.make("00000000-0000-4000-8000-00000000000a"),
+      jti: Jti.make("00000000-0000-4000-8000-00000000000b"),
+      iat: 1,
+      exp: 2
+    }
+    const before = { kid: "k", secret: new Uint8Array(32) } as unknown as SigningKey
+    const after = { kid: "k", secret: new Uint8Array(32) } as unknown as SigningKey
+    cache.remember("t1", claims, "k", before)
+    cache.remember("t2", claims, "k", before)
+    cache.remember("t1", claims, "k", after)
+    expect(cache.get("t1")?.key).toBe(after)
+    // an update is not an addition: nothing was evicted
+    expect(cache.size()).toBe(2)
+    expect(cache.get("t2")?.key).toBe(before)
+  })
 
   it("the cache is bounded: past its capacity the oldest token is forgotten", () => {
     const cache = makeVerifiedTokens(2)

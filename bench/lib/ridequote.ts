@@ -63,24 +63,26 @@ export interface Server {
 let serial = 0
 
 /**
- * `ridequote serve` on `database`, pinned to the server core, rate limit off, port 0, and the
- * sample market on: the bench's quote (Berlin) is priced on it, as the references (a) and (b)
- * price theirs, so figures stay comparable across versions (serve refuses uncovered places
- * by default since issue 17).
+ * `command serve` on `database`, pinned to the server core, rate limit off, port 0, the sample
+ * market on, with `env`; its output logged under `dir` as `<label>-<n>`. Resolves once it listens.
  */
-export const startRidequote = async (
+const serve = async (
   dir: string,
   database: string,
-  extraArgs: ReadonlyArray<string> = [],
-  /** `ownSession`: a scheduler autogroup of its own, to be served at once beside another (lib/paired.ts). */
-  options: { readonly ownSession?: boolean } = {}
+  spec: {
+    readonly label: string
+    readonly command: ReadonlyArray<string>
+    readonly env: Record<string, string>
+    readonly extraArgs: ReadonlyArray<string>
+    readonly ownSession?: boolean
+  }
 ): Promise<Server> => {
   const n = ++serial
-  const out = join(dir, `serve-${n}.out.log`)
-  const err = join(dir, `serve-${n}.err.log`)
+  const out = join(dir, `${spec.label}-${n}.out.log`)
+  const err = join(dir, `${spec.label}-${n}.err.log`)
   const s: Spawned = spawnTracked(
     pinned(http.serverCpu, [
-      ...serverCommand(),
+      ...spec.command,
       "serve",
       "--database",
       database,
@@ -92,12 +94,12 @@ export const startRidequote = async (
       "0",
       "--sample-fallback",
       "on",
-      ...extraArgs
+      ...spec.extraArgs
     ]),
-    serverEnv,
+    spec.env,
     out,
     err,
-    options
+    spec.ownSession === undefined ? {} : { ownSession: spec.ownSession }
   )
   const url = await waitForListening(out, s, err)
   return {
@@ -113,6 +115,21 @@ export const startRidequote = async (
 }
 
 /**
+ * `ridequote serve` on `database`, pinned to the server core, rate limit off, port 0, and the
+ * sample market on: the bench's quote (Berlin) is priced on it, as the references (a) and (b)
+ * price theirs, so figures stay comparable across versions (serve refuses uncovered places
+ * by default since issue 17).
+ */
+export const startRidequote = (
+  dir: string,
+  database: string,
+  extraArgs: ReadonlyArray<string> = [],
+  /** `ownSession`: a scheduler autogroup of its own, to be served at once beside another (lib/paired.ts). */
+  options: { readonly ownSession?: boolean } = {}
+): Promise<Server> =>
+  serve(dir, database, { label: "serve", command: serverCommand(), env: serverEnv, extraArgs, ...options })
+
+/**
  * `ridequote serve` as an operator runs it by default: signing keys in the database (no
  * RIDEQUOTE_JWT_SECRET), so the minute's key reload runs as in production (issue 34: a bench
  * on a fixed key never saw what that reload did), sealed under a key-encryption key file in
@@ -120,53 +137,27 @@ export const startRidequote = async (
  * delay, GC, heap) preloaded, writing there. Pinned to the server core, rate limit off, port 0,
  * sample market on (as `startRidequote`).
  */
-export const startRidequoteStoredKeys = async (
+export const startRidequoteStoredKeys = (
   dir: string,
   database: string,
   options: { readonly ownSession?: boolean; readonly probeFile?: string; readonly env?: Record<string, string> } = {}
 ): Promise<Server> => {
-  const n = ++serial
-  const out = join(dir, `serve-stored-${n}.out.log`)
-  const err = join(dir, `serve-stored-${n}.err.log`)
   const command = [...serverCommand()]
   // node [--import probe] <program>: the probe goes right after the node binary.
   if (options.probeFile !== undefined && command[0] !== undefined && /(^|\/)node$/.test(command[0])) {
     command.splice(1, 0, "--import", join(REPO_ROOT, "bench/probe/server-probe.mjs"))
   }
-  const s: Spawned = spawnTracked(
-    pinned(http.serverCpu, [
-      ...command,
-      "serve",
-      "--database",
-      database,
-      "--port",
-      "0",
-      "--host",
-      "127.0.0.1",
-      "--rate-limit",
-      "0",
-      "--sample-fallback",
-      "on"
-    ]),
-    {
+  return serve(dir, database, {
+    label: "serve-stored",
+    command,
+    env: {
       RIDEQUOTE_KEY_ENCRYPTION_KEY_FILE: join(dir, "key-encryption-key"),
       ...(options.probeFile === undefined ? {} : { BENCH_PROBE_FILE: options.probeFile }),
       ...options.env
     },
-    out,
-    err,
-    options
-  )
-  const url = await waitForListening(out, s, err)
-  return {
-    name: "ridequote",
-    url,
-    pid: s.pid,
-    stop: async () => {
-      await stop(s)
-      if (process.env["BENCH_KEEP_TMP"] !== "1" && existsSync(out)) rmSync(out)
-    }
-  }
+    extraArgs: [],
+    ...(options.ownSession === undefined ? {} : { ownSession: options.ownSession })
+  })
 }
 
 /**

@@ -360,17 +360,20 @@ describe("verified tokens", () => {
       }).pipe(Effect.provide(instance(Context.add(storage, SigningKeys, reloading), randomness)))
     }))
 
+  /** Claims the cache tests remember, and a distinct key object of kid "k" each call (the cache compares objects). */
+  const claims = {
+    iss: "ridequote" as const,
+    sub: AccountId.make("00000000-0000-4000-8000-00000000000a"),
+    jti: Jti.make("00000000-0000-4000-8000-00000000000b"),
+    iat: 1,
+    exp: 2
+  }
+  const cacheKey = () => ({ kid: "k", secret: new Uint8Array(32) }) as unknown as SigningKey
+
   it("remember replaces a held token's entry: the same token re-checked under another key object", () => {
     const cache = makeVerifiedTokens(2)
-    const claims = {
-      iss: "ridequote" as const,
-      sub: AccountId.make("00000000-0000-4000-8000-00000000000a"),
-      jti: Jti.make("00000000-0000-4000-8000-00000000000b"),
-      iat: 1,
-      exp: 2
-    }
-    const before = { kid: "k", secret: new Uint8Array(32) } as unknown as SigningKey
-    const after = { kid: "k", secret: new Uint8Array(32) } as unknown as SigningKey
+    const before = cacheKey()
+    const after = cacheKey()
     cache.remember("t1", claims, "k", before)
     cache.remember("t2", claims, "k", before)
     cache.remember("t1", claims, "k", after)
@@ -382,14 +385,7 @@ describe("verified tokens", () => {
 
   it("the cache is bounded: past its capacity the oldest token is forgotten", () => {
     const cache = makeVerifiedTokens(2)
-    const claims = {
-      iss: "ridequote" as const,
-      sub: AccountId.make("00000000-0000-4000-8000-00000000000a"),
-      jti: Jti.make("00000000-0000-4000-8000-00000000000b"),
-      iat: 1,
-      exp: 2
-    }
-    const key = { kid: "k", secret: new Uint8Array(32) } as unknown as SigningKey
+    const key = cacheKey()
     cache.remember("t1", claims, "k", key)
     cache.remember("t2", claims, "k", key)
     cache.remember("t3", claims, "k", key)

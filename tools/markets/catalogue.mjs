@@ -179,7 +179,8 @@ const renderMarkdown = (rows, aci, date) => {
     "## ACI's fifty busiest airports of 2024",
     "",
     `Source: ${aci.source.authority}, ${aci.source.publication} (${aci.source.reading} reading). ` +
-      "Ranks 1–15 with ACI's published figures; ranks 16–50 are a reconstruction whose order and figures are not confirmed " +
+      "Ranks 1–15 with ACI's published figures; below them, a rank is shown only where a dated report of ACI's ranking gives it " +
+      `(${aci.airports.filter((a) => a.confirmed && a.rank > 15).map((a) => `${a.iata} ${a.rank}`).join(", ") || "none yet"}), and the rest of ranks 16–50 are a reconstruction whose order and ACI figures are not confirmed ` +
       "(listed by IATA code): see [airports.md](airports.md#the-list-and-its-source).",
     "",
     "| Rank | IATA | Airport | City | Passengers 2024 (M) | Served by |",

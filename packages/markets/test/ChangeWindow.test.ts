@@ -74,7 +74,7 @@ describe("a change whose day is not known (changedAfter)", () => {
     expect(range(AIRPORT, CENTRE, "2024-07-15")).toEqual([[50, 50, 50]])
     expect(range(CENTRE, AIRPORT, "2025-07-31")).toEqual([[55, 55, 55]])
     for (const date of ["2024-07-15", "2025-07-31"]) {
-      expect(offers(AIRPORT, CENTRE, date)[0]?.source.level?.evidence).toBeUndefined()
+      expect(offers(AIRPORT, CENTRE, date)[0]?.source?.level?.evidence).toBeUndefined()
     }
   })
 
@@ -87,9 +87,9 @@ describe("a change whose day is not known (changedAfter)", () => {
 
   it("the evidence names the two versions, their amounts and the window", () => {
     const [offer] = offers(AIRPORT, CENTRE, "2025-01-10")
-    expect(offer?.source.tariff?.name).toBe("fares of 2020")
-    expect(offer?.source.fare).toBe("airport – centre")
-    expect(offer?.source.level?.evidence).toBe(
+    expect(offer?.source?.tariff?.name).toBe("fares of 2020")
+    expect(offer?.source?.fare).toBe("airport – centre")
+    expect(offer?.source?.level?.evidence).toBe(
       "the rule changed on a day not known between 2024-07-16 and 2025-07-31: fares of 2020 (50 EUR) was last seen in force on 2024-07-16, " +
         "fares of 2024 (55 EUR) first seen in force on 2025-07-31; the trip's date 2025-01-10 falls between, so its price spans both versions"
     )
@@ -99,8 +99,8 @@ describe("a change whose day is not known (changedAfter)", () => {
     expect(offers(AIRPORT, SUBURB, "2024-07-15")).toEqual([])
     expect(range(SUBURB, AIRPORT, "2025-01-10")).toEqual([[40, 40, 40]])
     const [offer] = offers(AIRPORT, SUBURB, "2025-01-10")
-    expect(offer?.source.tariff?.name).toBe("fares of 2024")
-    expect(offer?.source.level?.evidence).toContain("fares of 2020 has no fare for this trip, so it is priced on fares of 2024 alone")
+    expect(offer?.source?.tariff?.name).toBe("fares of 2024")
+    expect(offer?.source?.level?.evidence).toContain("fares of 2020 has no fare for this trip, so it is priced on fares of 2024 alone")
     expect(range(AIRPORT, SUBURB, "2025-07-31")).toEqual([[40, 40, 40]])
   })
 
@@ -122,7 +122,7 @@ describe("a change whose day is not known (changedAfter)", () => {
     expect(q("2025-07-31")).toEqual([[29, 29]])
     expect(q("2025-01-10")).toEqual([[23, 29]])
     // The evidence of a metered window names the versions without amounts.
-    expect(metered.offers(suppliedTrip(metered, CENTRE, SUBURB, 10, 20)("2025-01-10T11:00:00+02:00"))[0]?.source.level?.evidence)
+    expect(metered.offers(suppliedTrip(metered, CENTRE, SUBURB, 10, 20)("2025-01-10T11:00:00+02:00"))[0]?.source?.level?.evidence)
       .toContain("meter of 2020 was last seen in force on 2024-07-16, meter of 2024 first seen in force on 2025-07-31")
   })
 })

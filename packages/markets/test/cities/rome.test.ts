@@ -57,7 +57,7 @@ describe("Rome: the 2024 fares, in force by 2025-07-31 (with the caveat)", () =>
   })
   it("carries the caveat: Rome-licensed taxis only, last seen in force in 2025-09", () => {
     expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("Fiumicino-licensed taxis")
-    expect(offers(FCO_T3, PANTHEON, at)[0]?.source.level?.evidence).toContain("last seen in force in September 2025")
+    expect(offers(FCO_T3, PANTHEON, at)[0]?.source?.level?.evidence).toContain("last seen in force in September 2025")
   })
 })
 
@@ -68,7 +68,7 @@ describe("Rome: the changes whose day is not known, priced on both versions", ()
     expect(price(PANTHEON, FCO_T1, at)).toEqual([[48, 50]])
     expect(price(CIA, TERMINI, at)).toEqual([[30, 31]])
     expect(price(TERMINI, CIA, at)).toEqual([[30, 31]])
-    expect(offers(FCO_T3, PANTHEON, at)[0]?.source.level?.evidence).toContain(
+    expect(offers(FCO_T3, PANTHEON, at)[0]?.source?.level?.evidence).toContain(
       "the rule changed on a day not known between 2017-03-28 and 2024-01-31"
     )
     expect(offers(PANTHEON, TERMINI, at)).toEqual([])
@@ -79,7 +79,7 @@ describe("Rome: the changes whose day is not known, priced on both versions", ()
     expect(price(PANTHEON, FCO_T3, at)).toEqual([[50, 55]])
     expect(price(CIA, COLOSSEUM, at)).toEqual([[31, 40]])
     expect(price(COLOSSEUM, CIA, at)).toEqual([[31, 40]])
-    const evidence = offers(CIA, COLOSSEUM, at)[0]?.source.level?.evidence ?? ""
+    const evidence = offers(CIA, COLOSSEUM, at)[0]?.source?.level?.evidence ?? ""
     expect(evidence).toContain("(31 EUR) was last seen in force on 2024-07-16")
     expect(evidence).toContain("(40 EUR) first seen in force on 2025-07-31")
   })
@@ -98,6 +98,6 @@ describe("Rome: dates a single version is known to be in force", () => {
     const at = "2016-05-10T10:00:00+02:00"
     expect([price(FCO_T1, TRASTEVERE, at), price(TRASTEVERE, FCO_T1, at), price(CIA, COLOSSEUM, at), price(COLOSSEUM, CIA, at)])
       .toEqual([[[48, 48]], [[48, 48]], [[30, 30]], [[30, 30]]])
-    expect(offers(FCO_T1, TRASTEVERE, at)[0]?.source.level?.evidence).toBeUndefined()
+    expect(offers(FCO_T1, TRASTEVERE, at)[0]?.source?.level?.evidence).toBeUndefined()
   })
 })

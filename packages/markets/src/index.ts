@@ -35,8 +35,8 @@ export { describeMarkets, marketsSelection, NO_MARKETS, SHIPPED_MARKETS_DIR } fr
 // Markets defined by a published tariff alone (`define` in a tariff file) and the meter they price on.
 export { meterAmount, meterReading, sharedCounterKm } from "./internal/tariff/Meter.js"
 export type { MeterReading } from "./internal/tariff/Meter.js"
-export { chargesFor, conditionHolds, flatFareFor, versionAt } from "./internal/tariff/Charges.js"
-export type { Charges, PricedTrip, TripMoment, TripPlaces } from "./internal/tariff/Charges.js"
+export { changeWindowAt, chargesFor, conditionHolds, flatFareFor, versionAt } from "./internal/tariff/Charges.js"
+export type { ChangeWindow, Charges, PricedTrip, TripMoment, TripPlaces } from "./internal/tariff/Charges.js"
 export { parseTariff, TariffInvalid } from "./internal/tariff/TariffFile.js"
 export type { TariffDocument } from "./internal/tariff/TariffFile.js"
 export { CALIBRATION_LEVELS, RESOLVED_ROUTE_RATIOS, routeRatio } from "./internal/tariff/RouteCalibration.js"

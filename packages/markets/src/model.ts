@@ -46,8 +46,8 @@ export {
   sampleQuantile
 } from "./internal/Quantiles.js"
 export { describeMarkets, marketsSelection } from "./internal/Shipped.js"
-export { chargesFor, flatFareFor, versionAt } from "./internal/tariff/Charges.js"
-export type { PricedTrip } from "./internal/tariff/Charges.js"
+export { changeWindowAt, chargesFor, flatFareFor, versionAt } from "./internal/tariff/Charges.js"
+export type { ChangeWindow, PricedTrip } from "./internal/tariff/Charges.js"
 export { marketTariffs, meterRebase } from "./internal/tariff/MarketTariffs.js"
 export type { MarketTariffs } from "./internal/tariff/MarketTariffs.js"
 export { meterAmount, meterReading } from "./internal/tariff/Meter.js"

@@ -138,6 +138,13 @@ const receiptLine = (r: PricedTrip): string =>
     `= ${r.total}`
   ].join("  ")
 
+/** What `market check` says of a version beyond its date: a change whose day is not known, a caveat. */
+const versionNotes = (v: TariffDocument["tariffs"][number]["versions"][number]): string =>
+  (v.changedAfter === undefined
+    ? ""
+    : `; changed on a day not known after ${v.changedAfter} (the earlier rule last seen in force), in force by ${v.effectiveFrom}: trips dated ${v.changedAfter}..${v.effectiveFrom} are priced on both`) +
+  (v.caveat === undefined ? "" : `; caveat (checked ${v.caveat.checked}): ${v.caveat.note}`)
+
 /** `market check FILE`. */
 export const runCheck = (o: { readonly file: string; readonly at: string | undefined; readonly json: boolean }) =>
   Effect.gen(function*() {
@@ -161,7 +168,7 @@ export const runCheck = (o: { readonly file: string; readonly at: string | undef
     }
     const lines = [
       `${o.file}: valid tariff for market "${document.market}"${document.define === undefined ? " (prices a fitted market)" : ` (defines "${document.define.name}", ${document.define.timeZone})`}, ${document.currency}`,
-      ...document.tariffs.flatMap((t) => t.versions.map((v) => `  ${t.provider}/${t.serviceLevel}: ${v.effectiveFrom} ${v.name} — ${v.source.authority}, ${v.source.reading ?? "reading not stated"}`)),
+      ...document.tariffs.flatMap((t) => t.versions.map((v) => `  ${t.provider}/${t.serviceLevel}: ${v.effectiveFrom} ${v.name} — ${v.source.authority}, ${v.source.reading ?? "reading not stated"}${versionNotes(v)}`)),
       `sample quotes on ${date} (supplied routes; p5 / p50 / p95; receipt at the median slow time):`,
       ...samples.flatMap((s) => [`  ${s.provider} ${s.trip}: ${s.p5} / ${s.p50} / ${s.p95} ${document.currency}`, `    ${receiptLine(s.receipt)}`])
     ]

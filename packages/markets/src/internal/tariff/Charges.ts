@@ -120,6 +120,37 @@ export const versionAt = (tariff: ProviderTariff, localDate: string | undefined)
   return vs[0] ?? newest
 }
 
+/**
+ * A change whose day is not known (`changedAfter` on the later version): the two versions and
+ * the window [`from`, `until`) in which either may have been in force.
+ */
+export interface ChangeWindow {
+  /** The version last seen in force on `from` (what `versionAt` gives inside the window). */
+  readonly earlier: TariffVersion
+  /** The version first seen in force on `until` (its `effectiveFrom`). */
+  readonly later: TariffVersion
+  /** The later version's `changedAfter`. */
+  readonly from: string
+  /** The later version's `effectiveFrom`. */
+  readonly until: string
+}
+
+/**
+ * The change window a local date falls in, if any: a version with `changedAfter` ≤ date <
+ * `effectiveFrom`, and the version before it. No date (the newest version prices), none.
+ */
+export const changeWindowAt = (tariff: ProviderTariff, localDate: string | undefined): ChangeWindow | undefined => {
+  if (localDate === undefined) return undefined
+  const vs = tariff.versions
+  for (let i = 1; i < vs.length; i++) {
+    const later = vs[i], earlier = vs[i - 1]
+    const from = later?.changedAfter
+    if (later === undefined || earlier === undefined || from === undefined) continue
+    if (from <= localDate && localDate < later.effectiveFrom) return { earlier, later, from, until: later.effectiveFrom }
+  }
+  return undefined
+}
+
 /** The flat fare of a version that covers a trip, if any (the first listed wins). */
 export const flatFareFor = (
   version: TariffVersion,

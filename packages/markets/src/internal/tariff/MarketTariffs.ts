@@ -145,6 +145,61 @@ const beforeEarliestRule = (level: LevelBasis, tripDate: string, version: Tariff
   return { ...level, evidence: level.evidence === undefined ? note : `${note}; ${level.evidence}` }
 }
 
+/** One side of a change window as a trip's offer saw it: the version, and its price if a fixed fare set it. */
+export interface WindowSide {
+  readonly version: TariffVersion
+  /** Whether the version has a price for the trip (a meter in force, or a fare covering it). */
+  readonly covers: boolean
+  /** The price when a fixed fare set it (the same at every level), in the market's currency. */
+  readonly fixed?: number
+}
+
+const sideText = (side: WindowSide, currency: string): string =>
+  `${side.version.name}${side.fixed === undefined ? "" : ` (${side.fixed} ${currency})`}`
+
+/**
+ * The evidence of a trip dated inside a change window (a version's `changedAfter`): the two
+ * versions, their amounts where fixed, the window, and how the price was built from them.
+ */
+export const changeWindowNote = (
+  window: { readonly from: string; readonly until: string },
+  earlier: WindowSide,
+  later: WindowSide,
+  tripDate: string,
+  currency: string
+): string => {
+  const head = `the rule changed on a day not known between ${window.from} and ${window.until}: ` +
+    `${sideText(earlier, currency)} was last seen in force on ${window.from}, ` +
+    `${sideText(later, currency)} first seen in force on ${window.until}; the trip's date ${tripDate} falls between`
+  if (earlier.covers && later.covers) return `${head}, so its price spans both versions`
+  const [covering, other] = earlier.covers ? [earlier, later] : [later, earlier]
+  return `${head}; ${other.version.name} has no fare for this trip, so it is priced on ${covering.version.name} alone`
+}
+
+/**
+ * What an offer priced inside a change window publishes (made per quote: such dates are rare):
+ * the rule of `basis` (the earlier version where it has a price for the trip, else the later)
+ * and the window's note before any caveat of that version.
+ */
+export const windowOfferSource = (
+  basis: TariffVersion,
+  charges: Charges,
+  base: OfferSource | undefined,
+  fare: string | undefined,
+  note: string
+): OfferSource => {
+  const level = levelOf(basis, charges)
+  const tariff: TariffBasis = {
+    name: basis.name,
+    effectiveFrom: basis.effectiveFrom,
+    authority: basis.source.authority,
+    rule: basis.source.rule,
+    url: basis.source.url,
+    ...(charges.applied.length === 0 ? {} : { charges: charges.applied })
+  }
+  return tariffedSource(base ?? NO_SOURCE, tariff, { ...level, evidence: level.evidence === undefined ? note : `${note}; ${level.evidence}` }, fare)
+}
+
 /** What a tariffed offer publishes: the fitted offer's product and records, the rule and the level. */
 const tariffedSource = (base: OfferSource, tariff: TariffBasis, level: LevelBasis, fare?: string): OfferSource => ({
   ...(base.product === undefined ? {} : { product: base.product }),

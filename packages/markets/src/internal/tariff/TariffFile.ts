@@ -225,6 +225,15 @@ export type TariffSource = typeof TariffSource.Type
 export const TariffVersion = Schema.Struct({
   name: Schema.String,
   effectiveFrom: LocalDate,
+  /**
+   * A change whose day is not known: the previous version was last seen in force on this local
+   * date, this one first seen in force on `effectiveFrom`, and it took effect on a day between
+   * (after `changedAfter`, by `effectiveFrom`). Before `effectiveFrom` and not before the previous
+   * version's own date; not on a file's first version. A trip dated in [changedAfter,
+   * effectiveFrom) is priced on both versions: its distribution spans the two, and its evidence
+   * names them and the window. Markets defined by their tariff only.
+   */
+  changedAfter: Schema.optional(LocalDate),
   source: TariffSource,
   meter: Schema.optional(Meter),
   /** Meters that replace `meter` under conditions (markets defined by their tariff only). */
@@ -343,6 +352,22 @@ const TariffFields = Schema.Struct({
 const conditionZones = (c: Condition | undefined): ReadonlyArray<string> =>
   c === undefined ? [] : [...(c.pickupIn ?? []), ...(c.dropoffIn ?? []), ...(c.dropoffNotIn ?? []), ...(c.touches ?? []), ...(c.between?.[0] ?? []), ...(c.between?.[1] ?? [])]
 
+/**
+ * What is wrong with version `i`'s `changedAfter`, if anything: the day the previous version was
+ * last seen in force must be before this version's `effectiveFrom` (the day it was first seen)
+ * and not before the previous version's own `effectiveFrom`; the first version has none.
+ */
+const changedAfterProblem = (versions: ReadonlyArray<TariffVersion>, i: number): string | undefined => {
+  const v = versions[i]
+  const after = v?.changedAfter
+  if (v === undefined || after === undefined) return undefined
+  const previous = versions[i - 1]
+  if (previous === undefined) return `changedAfter ${after}: the first version has no earlier one to change from`
+  if (after >= v.effectiveFrom) return `changedAfter ${after} must be before effectiveFrom ${v.effectiveFrom} (the earlier rule was last seen in force before this one was first seen)`
+  if (after < previous.effectiveFrom) return `changedAfter ${after} is before the previous version's effectiveFrom ${previous.effectiveFrom}`
+  return undefined
+}
+
 /** Cross-field checks: every zone named is defined, unions refer to defined zones, a version prices something. */
 const tariffProblem = (t: typeof TariffFields.Type): string | undefined => {
   const defined = new Set(Object.keys(t.zones))
@@ -365,7 +390,7 @@ const tariffProblem = (t: typeof TariffFields.Type): string | undefined => {
     const key = `${p.provider}/${p.serviceLevel}`
     if (seen.has(key)) return `tariff ${key} appears twice`
     seen.add(key)
-    for (const v of p.versions) {
+    for (const [i, v] of p.versions.entries()) {
       const at = `${key} ${v.effectiveFrom}`
       if (v.meter === undefined && v.flatFares.length === 0 && v.level === undefined) {
         return `${at}: a version needs a meter, flat fares or a level over the records`
@@ -383,6 +408,9 @@ const tariffProblem = (t: typeof TariffFields.Type): string | undefined => {
       if (v.meter === undefined && cap !== undefined) return `${at}: ${cap.name} caps the meter: give the version's meter`
       if (t.define === undefined && cap !== undefined) return `${at}: ${cap.name}: capped fares are read for markets defined by their tariff only`
       if (t.define === undefined && v.meterVariants.length > 0) return `${at}: meter variants are read for markets defined by their tariff only`
+      const windowProblem = changedAfterProblem(p.versions, i)
+      if (windowProblem !== undefined) return `${at}: ${windowProblem}`
+      if (t.define === undefined && v.changedAfter !== undefined) return `${at}: changedAfter is read for markets defined by their tariff only`
       const named = [
         ...v.meterVariants.flatMap((m) => conditionZones(m.when)),
         ...v.flatFares.flatMap((f) => [...f.between[0], ...f.between[1], ...conditionZones(f.when)]),

@@ -25,9 +25,10 @@ import { minorDigits, normalQuantile, SAMPLE_ROUTE_PROFILE } from "@ridequote/co
 import { contains } from "../Area.js"
 import { localClock, localDateClock } from "../LocalClock.js"
 import type { Area } from "../ModelFile.js"
-import { chargesCache, chargesFor, conditionHolds, flatFareFor, versionAt } from "./Charges.js"
-import { marketTariffs, offerSourceCache, tariffTripView } from "./MarketTariffs.js"
-import type { MarketTariffs, TariffTripView } from "./MarketTariffs.js"
+import { changeWindowAt, chargesCache, chargesFor, conditionHolds, flatFareFor, versionAt } from "./Charges.js"
+import type { ChangeWindow } from "./Charges.js"
+import { changeWindowNote, marketTariffs, offerSourceCache, tariffTripView, windowOfferSource } from "./MarketTariffs.js"
+import type { MarketTariffs, TariffTripView, WindowSide } from "./MarketTariffs.js"
 
 export type { TariffTripView } from "./MarketTariffs.js"
 import { meterAmount, meterReading } from "./Meter.js"
@@ -123,36 +124,45 @@ export const gridDistribution = (values: ReadonlyArray<number>): PriceDistributi
 
 type ChargesOf = ReturnType<typeof chargesCache>
 
+/** Whether one version has a price for a trip: a meter in force, or one of its flat fares covering it. */
+const versionCovers = (tariffs: MarketTariffs, version: TariffVersion, view: TariffTripView): boolean =>
+  version.meter !== undefined || flatFareFor(version, view.moment, view.places, tariffs.holidays) !== undefined
+
 /**
  * Whether a provider's rule has a price for a trip: a meter in force, or one of its flat fares
  * covering the trip. A version of flat fares alone (an airport's published fixed fares, where
- * the city's meter is not known) has none for any other trip.
+ * the city's meter is not known) has none for any other trip. Inside a change window (a
+ * version's `changedAfter`) either version's price will do.
  */
 export const coversTrip = (tariffs: MarketTariffs, tariff: ProviderTariff, view: TariffTripView): boolean => {
-  const version = versionAt(tariff, view.localDate)
-  return version.meter !== undefined || flatFareFor(version, view.moment, view.places, tariffs.holidays) !== undefined
+  const window = changeWindowAt(tariff, view.localDate)
+  return window === undefined
+    ? versionCovers(tariffs, versionAt(tariff, view.localDate), view)
+    : versionCovers(tariffs, window.earlier, view) || versionCovers(tariffs, window.later, view)
 }
 
-/**
- * The price of one provider's tariff for one trip, with what the offer publishes. A version
- * of flat fares alone prices only the trips they cover (`coversTrip`); a market does not offer
- * it for others.
- */
-export const priceTrip = (
+/** One version's price for a trip (see `priceTrip`). */
+export interface VersionPrice {
+  readonly version: TariffVersion
+  readonly distribution: PriceDistribution
+  readonly charges: ReturnType<typeof chargesFor>
+  readonly fare?: string
+  /** The price when a fixed flat fare set it. */
+  readonly fixed?: number
+}
+
+const priceVersion = (
   tariffs: MarketTariffs,
-  tariff: ProviderTariff,
+  version: TariffVersion,
   trip: Pick<Trip, "distanceKm" | "durationMinutes" | "routeSource">,
   view: TariffTripView,
-  digits: number,
-  /** Where a market prices many trips: `chargesCache(digits)`, so trips paying the same charges share them. */
-  chargesOf: ChargesOf = (v, kind, moment, places, holidays) => chargesFor(v, kind, moment, places, holidays, digits)
-): { version: TariffVersion; distribution: PriceDistribution; charges: ReturnType<typeof chargesFor>; fare?: string } => {
-  const version = versionAt(tariff, view.localDate)
+  chargesOf: ChargesOf
+): VersionPrice => {
   const flat = flatFareFor(version, view.moment, view.places, tariffs.holidays)
   if (flat !== undefined && flat.kind !== "cap") {
     const charges = chargesOf(version, "flat", view.moment, view.places, tariffs.holidays)
     const price = charges.total(flat.amount, 0)
-    return { version, charges, fare: flat.name, distribution: { quantile: () => price } }
+    return { version, charges, fare: flat.name, fixed: price, distribution: { quantile: () => price } }
   }
   const { meter, variant } = meterFor(version, view, tariffs.holidays)
   const charges = chargesOf(version, "meter", view.moment, view.places, tariffs.holidays)
@@ -163,6 +173,59 @@ export const priceTrip = (
   const grid = gridDistribution(capped.map((f) => charges.total(f, 0)))
   const fare = flat?.name ?? variant
   return { version, charges, distribution: grid, ...(fare === undefined ? {} : { fare }) }
+}
+
+/**
+ * Two versions' prices as one distribution, for a trip whose date falls where either may have
+ * been in force: below the median the lower of the two at each level, above it the higher, at
+ * the median halfway between their medians. Its p5 is the lower p5 and its p95 the higher p95
+ * (two fixed fares of 50 and 55: p5 50, p50 52.5, p95 55). Non-decreasing where both are.
+ */
+export const spanning = (a: PriceDistribution, b: PriceDistribution): PriceDistribution => ({
+  quantile: (q) => {
+    const x = a.quantile(q), y = b.quantile(q)
+    return q < 0.5 ? Math.min(x, y) : q > 0.5 ? Math.max(x, y) : (x + y) / 2
+  }
+})
+
+/** How a trip dated inside a change window was priced: both sides and the window. */
+export interface WindowPricing {
+  readonly window: ChangeWindow
+  readonly earlier: WindowSide
+  readonly later: WindowSide
+}
+
+/**
+ * The price of one provider's tariff for one trip, with what the offer publishes. A version
+ * of flat fares alone prices only the trips they cover (`coversTrip`); a market does not offer
+ * it for others. Inside a change window (`changedAfter`: the day the rule changed is not
+ * known) the trip is priced on both versions and the distribution spans the two (`spanning`);
+ * `version` is then the earlier where it has a price for the trip, else the later, and
+ * `window` says how.
+ */
+export const priceTrip = (
+  tariffs: MarketTariffs,
+  tariff: ProviderTariff,
+  trip: Pick<Trip, "distanceKm" | "durationMinutes" | "routeSource">,
+  view: TariffTripView,
+  digits: number,
+  /** Where a market prices many trips: `chargesCache(digits)`, so trips paying the same charges share them. */
+  chargesOf: ChargesOf = (v, kind, moment, places, holidays) => chargesFor(v, kind, moment, places, holidays, digits)
+): VersionPrice & { readonly window?: WindowPricing } => {
+  const window = changeWindowAt(tariff, view.localDate)
+  if (window === undefined) return priceVersion(tariffs, versionAt(tariff, view.localDate), trip, view, chargesOf)
+  const side = (version: TariffVersion): { side: WindowSide; price?: VersionPrice } => {
+    if (!versionCovers(tariffs, version, view)) return { side: { version, covers: false } }
+    const price = priceVersion(tariffs, version, trip, view, chargesOf)
+    return { side: { version, covers: true, ...(price.fixed === undefined ? {} : { fixed: price.fixed }) }, price }
+  }
+  const earlier = side(window.earlier), later = side(window.later)
+  // Neither has a price: not offered (coversTrip); priced on the earlier as a version outside any window would be.
+  const basis = earlier.price ?? later.price ?? priceVersion(tariffs, window.earlier, trip, view, chargesOf)
+  const distribution = earlier.price !== undefined && later.price !== undefined
+    ? spanning(earlier.price.distribution, later.price.distribution)
+    : basis.distribution
+  return { ...basis, distribution, window: { window, earlier: earlier.side, later: later.side } }
 }
 
 /** The market of a tariff file with `define`. Pure; undefined for a file without `define`. */
@@ -245,11 +308,15 @@ const pricedMarket = (head: TariffHead, document: TariffDocument): DefinedMarket
       document.tariffs.forEach((tariff, i) => {
         if (!coversTrip(tariffs, tariff, view)) return
         const priced = priceTrip(tariffs, tariff, trip, view, digits, chargesOf)
+        const w = priced.window
         out.push({
           provider: tariff.provider,
           serviceLevel: tariff.serviceLevel,
           distribution: priced.distribution,
-          source: sourceOf(priced.version, priced.charges, products[i], priced.fare, view.localDate)
+          source: w === undefined || view.localDate === undefined
+            ? sourceOf(priced.version, priced.charges, products[i], priced.fare, view.localDate)
+            : windowOfferSource(priced.version, priced.charges, products[i], priced.fare,
+              changeWindowNote(w.window, w.earlier, w.later, view.localDate, document.currency))
         })
       })
       return out

@@ -4,10 +4,11 @@
  * appends one JSON line to BENCH_PROBE_FILE: the event loop's delay over the interval
  * (`perf_hooks.monitorEventLoopDelay` at a 5 ms resolution, the 5 ms period taken off: p50, p99,
  * max, mean, ms), the time spent
- * in garbage collection (PerformanceObserver "gc" entries: ms and count, by kind), the heap and
- * the resident size. Timers are unref'd: the probe never keeps a server alive.
+ * in garbage collection (PerformanceObserver "gc" entries: ms and count, by kind), the heap
+ * (used and total), V8's external and ArrayBuffer memory, and the resident size with its parts
+ * (anonymous, file-backed, shared; Linux only). Timers are unref'd: the probe never keeps a server alive.
  */
-import { appendFileSync } from "node:fs"
+import { appendFileSync, readFileSync } from "node:fs"
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks"
 
 const file = process.env.BENCH_PROBE_FILE
@@ -30,6 +31,19 @@ if (file !== undefined && file !== "") {
   })
   observer.observe({ entryTypes: ["gc"] })
   const ms = (ns) => Math.round(ns / 1e4) / 100
+  const mb = (bytes) => Math.round(bytes / 1e5) / 10
+  // Where the resident size is: anonymous memory (heaps: V8's and the native allocator's),
+  // file-backed pages (code, mapped files) and shared memory (SQLite's WAL index), from
+  // /proc/self/status (Linux; absent elsewhere), in kB there.
+  const residentParts = () => {
+    try {
+      const status = readFileSync("/proc/self/status", "utf8")
+      const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN)
+      return { rssAnonMb: mb(kb("RssAnon") * 1024), rssFileMb: mb(kb("RssFile") * 1024), rssShmemMb: mb(kb("RssShmem") * 1024) }
+    } catch {
+      return {}
+    }
+  }
   // The histogram holds each timer's whole period (an idle loop reads ~5 ms at a 5 ms
   // resolution): the delay is what exceeds the period.
   const delay = (ns) => Math.max(0, ms(ns) - RESOLUTION_MS)
@@ -46,8 +60,12 @@ if (file !== undefined && file !== "") {
       gcMinorMs: Math.round(gc.minorMs * 100) / 100,
       gcMajorMs: Math.round(gc.majorMs * 100) / 100,
       gcIncrementalMs: Math.round(gc.incrementalMs * 100) / 100,
-      heapUsedMb: Math.round(m.heapUsed / 1e5) / 10,
-      rssMb: Math.round(m.rss / 1e5) / 10
+      heapUsedMb: mb(m.heapUsed),
+      heapTotalMb: mb(m.heapTotal),
+      externalMb: mb(m.external),
+      arrayBuffersMb: mb(m.arrayBuffers),
+      rssMb: mb(m.rss),
+      ...residentParts()
     }
     eld.reset()
     gc = { ms: 0, count: 0, minorMs: 0, majorMs: 0, incrementalMs: 0, weakcbMs: 0 }

@@ -68,7 +68,13 @@ interface ProbeLine {
   readonly gcCount: number
   readonly gcMajorMs: number
   readonly heapUsedMb: number
+  readonly heapTotalMb?: number
+  readonly externalMb?: number
   readonly rssMb: number
+  /** The resident size's parts (Linux): anonymous (the heaps), file-backed, shared memory. */
+  readonly rssAnonMb?: number
+  readonly rssFileMb?: number
+  readonly rssShmemMb?: number
 }
 
 export interface Minute {
@@ -98,6 +104,13 @@ export interface Minute {
   readonly gcMs: number
   readonly gcMajorMs: number
   readonly heapUsedMb: number
+  /** V8's heap as reserved (what its part of RSS can be), and memory outside it that V8 tracks. */
+  readonly heapTotalMb: number
+  readonly externalMb: number
+  /** Where the RSS is (Linux): anonymous memory (V8's heap and the native allocator's), file-backed pages, shared memory. */
+  readonly rssAnonMb: number
+  readonly rssFileMb: number
+  readonly rssShmemMb: number
 }
 
 const size = (path: string): number => {
@@ -195,12 +208,17 @@ const pacedRun = async (
         eldMax: fresh.length === 0 ? Number.NaN : Math.max(...fresh.map((p) => p.eldMax)),
         gcMs: fresh.reduce((a, p) => a + p.gcMs, 0),
         gcMajorMs: fresh.reduce((a, p) => a + p.gcMajorMs, 0),
-        heapUsedMb: fresh.at(-1)?.heapUsedMb ?? Number.NaN
+        heapUsedMb: fresh.at(-1)?.heapUsedMb ?? Number.NaN,
+        heapTotalMb: fresh.at(-1)?.heapTotalMb ?? Number.NaN,
+        externalMb: fresh.at(-1)?.externalMb ?? Number.NaN,
+        rssAnonMb: fresh.at(-1)?.rssAnonMb ?? Number.NaN,
+        rssFileMb: fresh.at(-1)?.rssFileMb ?? Number.NaN,
+        rssShmemMb: fresh.at(-1)?.rssShmemMb ?? Number.NaN
       }
       minutes.push(m)
       log(
         `paced ${store} minute ${m.minute}: ${fmt(m.qps)} quotes/s, p50 ${fmt(m.p50)} p99 ${fmt(m.p99)} max ${fmt(m.max)} ms, ` +
-          `RSS ${fmt(m.rssMb)} MB, WAL ${fmt(m.walMb)} MB, data ${fmt(m.dataMb)} MB, ELD p99 ${fmt(m.eldP99)} ms, GC ${fmt(m.gcMs)} ms ` +
+          `RSS ${fmt(m.rssMb)} MB (anon ${fmt(m.rssAnonMb)}, file ${fmt(m.rssFileMb)}, shmem ${fmt(m.rssShmemMb)}; heap ${fmt(m.heapUsedMb)} of ${fmt(m.heapTotalMb)}, external ${fmt(m.externalMb)}), WAL ${fmt(m.walMb)} MB, data ${fmt(m.dataMb)} MB, ELD p99 ${fmt(m.eldP99)} ms, GC ${fmt(m.gcMs)} ms ` +
           `(major ${fmt(m.gcMajorMs)}), non-2xx ${m.non2xx}, errors ${m.errors}, load generator ${m.loadCpuPct} % CPU, backlog ${m.backlog}, load avg ${loadavg()[0]?.toFixed(2)}`
       )
     }
@@ -246,7 +264,7 @@ export const pacedSection: Section = {
       parts.push(
         `### ${store}: peak ${fmt(run.peak)} quotes/s, offered ${fmt(run.rate)}/s\n\n` +
           table(
-            ["min", "quotes/s", "backlog", "load gen CPU %", "p50 ms", "p90 ms", "p99 ms", "max ms", "non-2xx", "RSS MB", store === "SQLite" ? "WAL MB" : "WAL MB written", "data MB", "ELD p50 ms", "ELD p99 ms", "ELD max ms", "GC ms", "of which major", "heap used MB"],
+            ["min", "quotes/s", "backlog", "load gen CPU %", "p50 ms", "p90 ms", "p99 ms", "max ms", "non-2xx", "RSS MB", store === "SQLite" ? "WAL MB" : "WAL MB written", "data MB", "ELD p50 ms", "ELD p99 ms", "ELD max ms", "GC ms", "of which major", "heap used / total MB", "RSS anon / file / shmem MB", "external MB"],
             ms.map((m) => [
               String(m.minute),
               fmt(m.qps),
@@ -265,7 +283,9 @@ export const pacedSection: Section = {
               fmt(m.eldMax),
               fmt(m.gcMs),
               fmt(m.gcMajorMs),
-              fmt(m.heapUsedMb)
+              `${fmt(m.heapUsedMb)} / ${fmt(m.heapTotalMb)}`,
+              `${fmt(m.rssAnonMb)} / ${fmt(m.rssFileMb)} / ${fmt(m.rssShmemMb)}`,
+              fmt(m.externalMb)
             ])
           )
       )

@@ -6,8 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { versionAt } from "@ridequote/markets"
-import { suppliedTrip } from "../trips.js"
-import { shippedMarket, spreadEnds, type Point } from "./support.js"
+import { type Point, shippedMarket, tripsOf } from "./support.js"
 
 const { market, tariff } = shippedMarket("denver")
 
@@ -19,8 +18,7 @@ const PEARL_STREET: Point = { latitude: 40.0176, longitude: -105.2797 } // Zone 
 const TOWER_ROAD: Point = { latitude: 39.7775, longitude: -104.7735 } // Zone D (hotels at Tower Rd & 40th Ave)
 const CHERRY_CREEK: Point = { latitude: 39.7170, longitude: -104.9530 } // in no zone
 
-const offers = (from: Point, to: Point, iso: string) => market.offers(suppliedTrip(market, from, to, 40, 40)(iso))
-const price = (from: Point, to: Point, iso: string) => offers(from, to, iso).map(spreadEnds)
+const { offers, price } = tripsOf(market, 40, 40)
 const AT = "2026-12-08T11:00:00-07:00"
 
 describe("Denver: PUC DIA flat-rate zones (effective 2023-05-30)", () => {

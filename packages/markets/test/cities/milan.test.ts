@@ -7,8 +7,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { versionAt } from "@ridequote/markets"
-import { suppliedTrip } from "../trips.js"
-import { shippedMarket, spreadEnds, type Point } from "./support.js"
+import { type Point, shippedMarket, tripsOf } from "./support.js"
 
 const { doc, market, tariff } = shippedMarket("milan")
 
@@ -21,8 +20,7 @@ const DUOMO: Point = { latitude: 45.4642, longitude: 9.1900 }
 const CENTRALE: Point = { latitude: 45.4862, longitude: 9.2047 }
 const NAVIGLI: Point = { latitude: 45.4520, longitude: 9.1750 }
 
-const offers = (from: Point, to: Point, iso: string) => market.offers(suppliedTrip(market, from, to, 45, 50)(iso))
-const price = (from: Point, to: Point, iso: string) => offers(from, to, iso).map(spreadEnds)
+const { offers, price } = tripsOf(market, 45, 50)
 
 describe("Milan: zones", () => {
   it("the city (an approximate polygon), the airports' terminals and the Fiera, kept apart", () => {

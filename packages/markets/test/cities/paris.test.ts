@@ -6,8 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { versionAt } from "@ridequote/markets"
-import { suppliedTrip } from "../trips.js"
-import { shippedMarket, spreadEnds, type Point } from "./support.js"
+import { type Point, shippedMarket, tripsOf } from "./support.js"
 
 const { doc, market, tariff } = shippedMarket("paris")
 
@@ -20,8 +19,7 @@ const MONTPARNASSE: Point = { latitude: 48.8422, longitude: 2.3211 } // left ban
 const EIFFEL_TOWER: Point = { latitude: 48.8584, longitude: 2.2945 } // left bank, next to the river
 const LA_DEFENSE: Point = { latitude: 48.8918, longitude: 2.2380 } // outside Paris
 
-const offers = (from: Point, to: Point, iso: string) => market.offers(suppliedTrip(market, from, to, 30, 45)(iso))
-const price = (from: Point, to: Point, iso: string) => offers(from, to, iso).map(spreadEnds)
+const { offers, price } = tripsOf(market, 30, 45)
 
 describe("Paris: zones", () => {
   it("the airports' terminals and the two banks (the Seine as a polyline, an approximation)", () => {

@@ -8,8 +8,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { versionAt } from "@ridequote/markets"
-import { suppliedTrip } from "../trips.js"
-import { shippedMarket, spreadEnds, type Point } from "./support.js"
+import { type Point, shippedMarket, tripsOf } from "./support.js"
 
 const { doc, market, tariff } = shippedMarket("rome")
 
@@ -24,8 +23,7 @@ const ST_PETERS: Point = { latitude: 41.9022, longitude: 12.4539 } // outside th
 const SAN_LORENZO: Point = { latitude: 41.8985, longitude: 12.5190 } // outside the walls
 const EUR: Point = { latitude: 41.8300, longitude: 12.4700 }
 
-const offers = (from: Point, to: Point, iso: string) => market.offers(suppliedTrip(market, from, to, 30, 45)(iso))
-const price = (from: Point, to: Point, iso: string) => offers(from, to, iso).map(spreadEnds)
+const { offers, price } = tripsOf(market, 30, 45)
 
 describe("Rome: zones", () => {
   it("the airports' terminals and the Aurelian walls (a polygon of 24 points, an approximation)", () => {

@@ -6,6 +6,7 @@ import { Either } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { chargesFor, definedMarket, meterAmount, meterFor, meterReading, parseTariff, priceTrip, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
+import { suppliedTrip } from "../trips.js"
 import type { Charges, DefinedMarket, TariffDocument, TariffTripView } from "@ridequote/markets"
 
 /** One tariff (service level) of a tariff file, with its dated versions. */
@@ -69,6 +70,15 @@ export const quantilesOf = (priced: Spread, qs: ReadonlyArray<number> = [0.05, 0
 /** The p5 and p95 of a priced trip's spread. */
 export const spreadEnds = (priced: Spread): readonly [number, number] =>
   [priced.distribution.quantile(0.05), priced.distribution.quantile(0.95)]
+/**
+ * A city's trips between two places with a supplied route of `km` in `minutes`, at an ISO
+ * moment: the market's offers, and each offer's quoted spread (p5, p95).
+ */
+export const tripsOf = (market: DefinedMarket, km: number, minutes: number) => {
+  const offers = (from: Point, to: Point, iso: string) => market.offers(suppliedTrip(market, from, to, km, minutes)(iso))
+  const price = (from: Point, to: Point, iso: string) => offers(from, to, iso).map(spreadEnds)
+  return { offers, price }
+}
 /** A route the caller supplies (`km` in `minutes`) priced on `tariff` for a trip seen as `v`. */
 export const priceSupplied = (market: DefinedMarket, tariff: Tariff, km: number, minutes: number, v: TariffTripView, minorDigits = 2) =>
   priceTrip(market.tariffs, tariff, { distanceKm: km, durationMinutes: minutes, routeSource: "supplied" }, v, minorDigits)

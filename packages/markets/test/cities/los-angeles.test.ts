@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import { suppliedTrip } from "../trips.js"
-import { meterCharges, meterOn, MILE, shippedMarket, view } from "./support.js"
+import { meterCharges, meterOn, MILE, shippedMarket, tripsOf, view } from "./support.js"
 
 const { market, tariff } = shippedMarket("los-angeles")
 const LAX = { latitude: 33.9425, longitude: -118.4081 }
@@ -34,6 +34,11 @@ describe("Los Angeles: LADOT taxicab rates of 2008-08-14", () => {
     // Hollywood is not Downtown: metered.
     const hollywood = priceTrip(market.tariffs, tariff, { distanceKm: 30, durationMinutes: 40, routeSource: "resolved" }, view("2026-12-08", 14 * 60, lax, market.tariffs.locate(HOLLYWOOD)), 2)
     expect(hollywood.fare).toBeUndefined()
+  })
+  it("LADOT's published $46.50 (LAist, August 2008) is the quote at its date: $46.50 to LAX and $46.50 + $2.50 from LAX on 2008-08-19, every percentile", () => {
+    const { price } = tripsOf(market, 30, 40)
+    expect(price(PERSHING_SQUARE, LAX, "2008-08-19T11:00:00-07:00")).toEqual([[46.5, 46.5]])
+    expect(price(LAX, PERSHING_SQUARE, "2008-08-19T11:00:00-07:00")).toEqual([[49, 49]])
   })
   it("the LAX surcharge: $2.50 until 2011-03-31, $4.00 from 2011-04-01; none on trips to LAX", () => {
     const lax = market.tariffs.locate(LAX), sm = market.tariffs.locate(SANTA_MONICA_PIER)

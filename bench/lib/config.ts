@@ -17,6 +17,12 @@ const num = (name: string, fallback: number): number => {
   if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number ≥ 0, got ${v}`)
   return n
 }
+/** A section's knob that must be above zero (a count, a duration), or `fallback` when unset. */
+export const positiveNum = (name: string, fallback: number): number => {
+  const n = num(name, fallback)
+  if (!(n > 0)) throw new Error(`${name} must be a number > 0, got ${env(name)}`)
+  return n
+}
 
 export const quick = env("BENCH_QUICK") === "1" || env("BENCH_QUICK") === "true"
 

@@ -18,7 +18,7 @@ import { existsSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { spawn } from "node:child_process"
 import { loadavg } from "node:os"
-import { http, quick, REPO_ROOT } from "../lib/config.js"
+import { http, positiveNum, quick, REPO_ROOT } from "../lib/config.js"
 import { runLoad } from "../lib/load.js"
 import { createDatabase, postgresReachable, psql } from "../lib/postgres.js"
 import { childEnv, makeTempDir, pinned, rssKb } from "../lib/procs.js"
@@ -27,18 +27,11 @@ import { log } from "../lib/rounds.js"
 import type { Section, Target } from "../lib/section.js"
 import { fmt, median, table } from "../lib/stats.js"
 
-const num = (name: string, fallback: number): number => {
-  const v = process.env[name]?.trim()
-  const n = v === undefined || v === "" ? fallback : Number(v)
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a number > 0, got ${v}`)
-  return n
-}
-
 const settings = {
-  minutes: num("BENCH_PACED_MINUTES", quick ? 2 : 4),
-  fraction: num("BENCH_PACED_FRACTION", 0.6),
+  minutes: positiveNum("BENCH_PACED_MINUTES", quick ? 2 : 4),
+  fraction: positiveNum("BENCH_PACED_FRACTION", 0.6),
   /** Seconds of each of the three flat-out runs whose median is the peak. */
-  peakS: num("BENCH_PACED_PEAK_S", quick ? 3 : 10),
+  peakS: positiveNum("BENCH_PACED_PEAK_S", quick ? 3 : 10),
   stores: (process.env["BENCH_PACED_STORES"]?.trim() || "sqlite,postgres").split(",").map((s) => s.trim())
 }
 

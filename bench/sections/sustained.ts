@@ -45,7 +45,7 @@ import { SqlAuditLogLive } from "../../packages/storage-sql/src/index.js"
 import { PostgresClientLive } from "../../packages/storage-postgres/src/index.js"
 import { SqliteClientLive } from "../../packages/storage-sqlite/src/index.js"
 import { join } from "node:path"
-import { http, quick } from "../lib/config.js"
+import { http, positiveNum, quick } from "../lib/config.js"
 import { type LoadSpec, runLoad } from "../lib/load.js"
 import { createDatabase, dropDatabase, postgresReachable, psql } from "../lib/postgres.js"
 import { HALF_CONNECTIONS, loadTogether } from "../lib/paired.js"
@@ -57,28 +57,21 @@ import type { Section, Target } from "../lib/section.js"
 import Database, { type Database as Db } from "../lib/sqlite.js"
 import { fmt, fmtRatio, median, spread, table } from "../lib/stats.js"
 
-const env = (name: string, fallback: number): number => {
-  const v = process.env[name]?.trim()
-  const n = v === undefined || v === "" ? fallback : Number(v)
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a number > 0, got ${v}`)
-  return n
-}
-
 const settings = {
   /** Quotes each ridequote server records before the rounds stop. */
-  quotes: env("BENCH_SUSTAINED_QUOTES", quick ? 50_000 : 250_000),
+  quotes: positiveNum("BENCH_SUSTAINED_QUOTES", quick ? 50_000 : 250_000),
   /** Seconds ridequote is up, at least, before the rounds stop (the issue-34 step came at 60 s). */
-  minUptimeS: env("BENCH_SUSTAINED_MIN_UPTIME_S", quick ? 90 : 300),
-  roundS: env("BENCH_SUSTAINED_ROUND_S", quick ? 5 : 15),
+  minUptimeS: positiveNum("BENCH_SUSTAINED_MIN_UPTIME_S", quick ? 90 : 300),
+  roundS: positiveNum("BENCH_SUSTAINED_ROUND_S", quick ? 5 : 15),
   /** Seconds of each round's paired measure: the store's server and the control served at once. */
-  pairS: env("BENCH_SUSTAINED_PAIR_S", quick ? 3 : 6),
+  pairS: positiveNum("BENCH_SUSTAINED_PAIR_S", quick ? 3 : 6),
   /** Rounds at each end compared (first vs last). */
   edge: 3,
-  maxRounds: env("BENCH_SUSTAINED_MAX_ROUNDS", 200),
-  pages: env("BENCH_SUSTAINED_PAGES", quick ? 50 : 200),
-  retentionRounds: env("BENCH_SUSTAINED_RETENTION_ROUNDS", quick ? 3 : 4),
+  maxRounds: positiveNum("BENCH_SUSTAINED_MAX_ROUNDS", 200),
+  pages: positiveNum("BENCH_SUSTAINED_PAGES", quick ? 50 : 200),
+  retentionRounds: positiveNum("BENCH_SUSTAINED_RETENTION_ROUNDS", quick ? 3 : 4),
   /** The older part of the audit pre-aged for retention to delete. */
-  retentionFraction: Math.min(1, env("BENCH_SUSTAINED_RETENTION_FRACTION", 0.5)),
+  retentionFraction: Math.min(1, positiveNum("BENCH_SUSTAINED_RETENTION_FRACTION", 0.5)),
   /** sqlite,postgres by default; PostgreSQL is skipped (reported) when unreachable. */
   stores: (process.env["BENCH_SUSTAINED_STORES"]?.trim() || "sqlite,postgres").split(",").map((s) => s.trim())
 }

@@ -100,19 +100,26 @@ const tariffBasisCache = (): ((version: TariffVersion, charges: Charges) => Tari
   return (version, charges) => {
     let basis = cache.get(charges)
     if (basis === undefined) {
-      basis = {
-        name: version.name,
-        effectiveFrom: version.effectiveFrom,
-        authority: version.source.authority,
-        rule: version.source.rule,
-        url: version.source.url,
-        ...(charges.applied.length === 0 ? {} : { charges: charges.applied })
-      }
+      basis = tariffBasis(version, charges)
       cache.set(charges, basis)
     }
     return basis
   }
 }
+
+/** What an offer publishes of the version that priced it, with the charges the trip paid. */
+const tariffBasis = (version: TariffVersion, charges: Charges): TariffBasis => ({
+  name: version.name,
+  effectiveFrom: version.effectiveFrom,
+  authority: version.source.authority,
+  rule: version.source.rule,
+  url: version.source.url,
+  ...(charges.applied.length === 0 ? {} : { charges: charges.applied })
+})
+
+/** A level whose evidence begins with `note` (what the price of this trip rests on), before any it had. */
+const noted = (level: LevelBasis, note: string): LevelBasis =>
+  ({ ...level, evidence: level.evidence === undefined ? note : `${note}; ${level.evidence}` })
 
 /**
  * The date a version's level is current as of: a level adjustment's evidence date, or the
@@ -142,7 +149,7 @@ const levelOf = (version: TariffVersion, charges: Charges): LevelBasis => {
 const beforeEarliestRule = (level: LevelBasis, tripDate: string, version: TariffVersion): LevelBasis => {
   const note = `the trip's date ${tripDate} is before the earliest rule known for this market ` +
     `(${version.name}, in force from ${version.effectiveFrom}): priced on that rule, not on the one in force on ${tripDate}`
-  return { ...level, evidence: level.evidence === undefined ? note : `${note}; ${level.evidence}` }
+  return noted(level, note)
 }
 
 /** One side of a change window as a trip's offer saw it: the version, and its price if a fixed fare set it. */
@@ -187,18 +194,7 @@ export const windowOfferSource = (
   base: OfferSource | undefined,
   fare: string | undefined,
   note: string
-): OfferSource => {
-  const level = levelOf(basis, charges)
-  const tariff: TariffBasis = {
-    name: basis.name,
-    effectiveFrom: basis.effectiveFrom,
-    authority: basis.source.authority,
-    rule: basis.source.rule,
-    url: basis.source.url,
-    ...(charges.applied.length === 0 ? {} : { charges: charges.applied })
-  }
-  return tariffedSource(base ?? NO_SOURCE, tariff, { ...level, evidence: level.evidence === undefined ? note : `${note}; ${level.evidence}` }, fare)
-}
+): OfferSource => tariffedSource(base ?? NO_SOURCE, tariffBasis(basis, charges), noted(levelOf(basis, charges), note), fare)
 
 /** What a tariffed offer publishes: the fitted offer's product and records, the rule and the level. */
 const tariffedSource = (base: OfferSource, tariff: TariffBasis, level: LevelBasis, fare?: string): OfferSource => ({

@@ -179,7 +179,7 @@ export const marketsOption = Options.text("markets").pipe(
   Options.withDescription(
     settingHelp("Folder of market files (*.json: fitted models and tariffs), or `none` for the built-in sample market only.", {
       env: "RIDEQUOTE_MARKETS",
-      default: "the markets shipped with ridequote (NYC, Chicago, Boston; San Francisco, Tokyo, Berlin, Toronto, Singapore, Amsterdam, Hong Kong from their tariffs)"
+      default: "the markets shipped with ridequote: NYC, Chicago and Boston fitted on trip records, and every city priced from its tariff file (`ridequote markets list` names them; docs/markets.md)"
     })
   ),
   Options.withFallbackConfig(Config.string("RIDEQUOTE_MARKETS")),

@@ -36,7 +36,7 @@ describe("help", () => {
       ["--port", "RIDEQUOTE_PORT", "8080"],
       ["--host", "RIDEQUOTE_HOST", "127.0.0.1"],
       ["--database", "RIDEQUOTE_DATABASE", "./data/ridequote.db"],
-      ["--markets", "RIDEQUOTE_MARKETS", "the markets shipped with ridequote (NYC, Chicago, Boston; San Francisco, Tokyo, Berlin, Toronto, Singapore, Amsterdam, Hong Kong from their tariffs)"],
+      ["--markets", "RIDEQUOTE_MARKETS", "the markets shipped with ridequote: NYC, Chicago and Boston fitted on trip records, and every city priced from its tariff file (`ridequote markets list` names them; docs/markets.md)"],
       ["--sample-fallback", "RIDEQUOTE_SAMPLE_FALLBACK", "off (--markets none serves the sample market alone)"],
       ["--routes", "RIDEQUOTE_ROUTES", "offline"],
       ["--refresh-interval", "RIDEQUOTE_REFRESH_INTERVAL", "5"],

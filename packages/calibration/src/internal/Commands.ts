@@ -259,7 +259,7 @@ export const backtestCommand = Command.make(
     markets: Options.text("markets").pipe(
       Options.withPseudoName("DIR|none"),
       Options.withDescription(
-        "Folder of market files (fitted models and tariffs), or `none` for the sample market only. Default: the shipped markets (NYC, Chicago, Boston; San Francisco, Tokyo, Berlin, Toronto, Singapore, Amsterdam, Hong Kong from their tariffs)."
+        "Folder of market files (fitted models and tariffs), or `none` for the sample market only. Default: the shipped markets (NYC, Chicago and Boston fitted on trip records, and every city priced from its tariff file: `ridequote markets list`, docs/markets.md)."
       ),
       Options.optional
     ),

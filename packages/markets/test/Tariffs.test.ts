@@ -207,6 +207,13 @@ describe("a tariff file is checked when it is read", () => {
     expect(invalid(provider([{ ...VERSION, meter: { ...tiered, distance: [{ fromKm: 0, unitKm: 0.3218688, price: 0.7 }, { fromKm: 9, unitKm: 0.4, price: 0.5 }] } }]))).toBe(true)
     expect(invalid(provider([{ ...VERSION, meter: { ...tiered, time: { ...shared, price: 0.5 } } }]))).toBe(true)
   })
+
+  it("a concurrent counter (Seoul's 동시병산) needs slow time: below-speed passes, always or never do not", () => {
+    const concurrent = { ...NYC_2022, time: { ...NYC_2022.time, counter: "concurrent" } }
+    expect(invalid(provider([{ ...VERSION, meter: concurrent }]))).toBe(false)
+    expect(invalid(provider([{ ...VERSION, meter: { ...concurrent, time: { ...concurrent.time, runs: "always" } } }]))).toBe(true)
+    expect(invalid(provider([{ ...VERSION, meter: { ...concurrent, time: { ...concurrent.time, runs: "never" } } }]))).toBe(true)
+  })
 })
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
  * from the rule text (sources: models/sources/seoul.md).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { meterAmount, meterFor, versionAt } from "@ridequote/markets"
+import { meterAmount, meterFor, meterReading, versionAt } from "@ridequote/markets"
 import { meterForView, none, priceSupplied, shippedMarket, spreadEnds, view } from "./support.js"
 
 const { market, tariff } = shippedMarket("seoul")
@@ -71,16 +71,38 @@ describe("Seoul: Incheon airport (ICN) is served with the Seoul meter, no out-of
 describe("Seoul: the city's published example fares against the quoted spread", () => {
   const spread = (date: string, minute: number, km: number, minutes: number) =>
     spreadEnds(priceSupplied(market, tariff, km, minutes, view(date, minute), 0))
-  it("Jonggak → Sinsa, 7 km by day: ₩11,000 (2023 fare; ₩9,600 before) lies within the p5–p95 of a 7 km, 30 min trip", () => {
-    const [p5, p95] = spread("2026-12-08", 11 * 60, 7, 30)
+  it("the examples are the concurrent meter (시간·거리 동시병산): every metre as distance, slow time on top", () => {
+    // Jonggak → Sinsa, 7 km by day: ₩11,000 on the 2023 fare = ₩8,900 for the 7 km + 21 units of
+    // 30 s; ₩9,600 on the 2019 fare = ₩7,500 for the 7 km (37 units of 132 m) + 21 units of 31 s.
+    // The same 21 slow units on both fares: the same trip, with about 10.5 minutes below 15.33 km/h.
+    expect(meterAmount(meterAt("2026-12-08", 11 * 60), { meterKm: 7, meterSeconds: 21 * 30 })).toBe(11000)
+    expect(meterAmount(meterAt("2021-06-01", 11 * 60), { meterKm: 7, meterSeconds: 21 * 31 })).toBe(9600)
+    // Jonggak → Gangnam, 10 km at night (23:00–02:00): ₩15,660 for the 10 km + 15 units of ₩140 =
+    // ₩17,760, paid as ₩17,700 (night fares are rounded to ₩100 at payment: not modelled).
+    expect(meterAmount(meterAt("2026-12-08", 23 * 60 + 30), { meterKm: 10, meterSeconds: 15 * 30 })).toBe(17760)
+  })
+  it("a quote counts the whole distance and the slow time on top (not time instead of distance)", () => {
+    // 2 km in 30 minutes with 25 of them below 15.33 km/h: the meter reads all 2 km (0.4 km beyond
+    // the first 1.6 km: 3 completed units of 131 m, ₩300) and 1,500 s (50 units, ₩5,000).
+    const day = meterAt("2026-12-08", 11 * 60)
+    expect(meterReading(day, 2, 30, 25)).toEqual({ meterKm: 2, meterSeconds: 1500 })
+    expect(meterAmount(day, meterReading(day, 2, 30, 25))).toBe(4800 + 300 + 5000)
+    // A meter that charges time instead of distance would not charge the 0.4 km driven slowly.
+    const instead = { ...day, time: { ...day.time, counter: "separate" as const } }
+    expect(meterAmount(instead, meterReading(instead, 2, 30, 25))).toBe(4800 + 5000)
+  })
+  it("Jonggak → Sinsa, 7 km by day: ₩11,000 (2023 fare; ₩9,600 before) lies within the p5–p95 of a 7 km, 20 min trip", () => {
+    // The examples give no trip time; 20 minutes (21 km/h) is this test's assumption, a trip whose
+    // median slow time (9.5 min) is near the 10.5 the published fares imply.
+    const [p5, p95] = spread("2026-12-08", 11 * 60, 7, 20)
     expect(p5).toBeLessThanOrEqual(11000)
     expect(p95).toBeGreaterThanOrEqual(11000)
-    const [q5, q95] = spread("2021-06-01", 11 * 60, 7, 30)
+    const [q5, q95] = spread("2021-06-01", 11 * 60, 7, 20)
     expect(q5).toBeLessThanOrEqual(9600)
     expect(q95).toBeGreaterThanOrEqual(9600)
   })
-  it("Jonggak → Gangnam, 10 km at night (23:00–02:00): ₩17,700 lies within the p5–p95 of a 10 km, 30 min trip", () => {
-    const [p5, p95] = spread("2026-12-08", 23 * 60 + 30, 10, 30)
+  it("Jonggak → Gangnam, 10 km at night (23:00–02:00): ₩17,700 lies within the p5–p95 of a 10 km, 20 min trip", () => {
+    const [p5, p95] = spread("2026-12-08", 23 * 60 + 30, 10, 20)
     expect(p5).toBeLessThanOrEqual(17700)
     expect(p95).toBeGreaterThanOrEqual(17700)
   })

@@ -69,12 +69,14 @@ export const meterAmount = (meter: Meter, reading: MeterReading, exact = false):
  * never). Below the crossover the taxi still moves: at most the crossover speed times the
  * slow time is taken off the charged distance, which the rules do not count twice; half the
  * crossover speed is the taken average (stop-and-go spends the slow time between a standstill
- * and the crossover).
+ * and the crossover). A `concurrent` counter does count it twice, as its rule says: every metre
+ * as distance, and the slow time on top.
  */
 export const meterReading = (meter: Meter, distanceKm: number, durationMinutes: number, slowMinutes: number): MeterReading => {
   if (meter.time.runs === "always") return { meterKm: distanceKm, meterSeconds: durationMinutes * 60 }
   if (meter.time.runs === "never") return { meterKm: distanceKm, meterSeconds: 0 }
   const slow = Math.min(Math.max(0, slowMinutes), durationMinutes)
+  if (meter.time.counter === "concurrent") return { meterKm: distanceKm, meterSeconds: slow * 60 }
   const slowKm = Math.min(distanceKm, ((meter.time.crossoverKmh ?? 0) / 2) * (slow / 60))
   return { meterKm: distanceKm - slowKm, meterSeconds: slow * 60 }
 }

@@ -143,11 +143,15 @@ export const Meter = Schema.Struct({
      * distance unit of the tier the counter is in. Every tier then counts the same unit (one
      * `unitKm` for all) and `time.price` is the first tier's price: Hong Kong's lower rate
      * once the chargeable amount reaches $102.50 is a second tier that waiting reaches too.
+     * `concurrent`: below the crossover the time units are counted *in addition to* the distance,
+     * which keeps counting every metre (Seoul's 시간·거리 동시병산); with `separate` the distance
+     * driven in slow time is not charged as distance.
      */
-    counter: Schema.optional(Schema.Literal("separate", "shared"))
+    counter: Schema.optional(Schema.Literal("separate", "shared", "concurrent"))
   }).pipe(
     Schema.filter((t) => t.runs !== "below-speed" || t.crossoverKmh !== undefined || "below-speed needs crossoverKmh"),
-    Schema.filter((t) => t.counter !== "shared" || t.runs === "below-speed" || "a shared counter counts slow time: runs must be below-speed")
+    Schema.filter((t) => t.counter !== "shared" || t.runs === "below-speed" || "a shared counter counts slow time: runs must be below-speed"),
+    Schema.filter((t) => t.counter !== "concurrent" || t.runs === "below-speed" || "a concurrent counter adds slow time to the distance: runs must be below-speed")
   ),
   units: Schema.Literal("started", "completed")
 }).pipe(

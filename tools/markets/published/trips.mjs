@@ -1,6 +1,8 @@
 // The trips of the published-fare comparisons in docs/markets-basis.md ("Comparisons with published
 // fares", airport cities): one backtest line each. Regenerate: node tools/markets/published/trips.mjs
-import { writeFileSync } from "node:fs"
+// (--check: fail when trips.jsonl is not what this writes; tools/test/published-trips.test.ts runs it)
+import { readFileSync, writeFileSync } from "node:fs"
+import { pathToFileURL } from "node:url"
 const P = (latitude, longitude) => ({ latitude, longitude })
 const KM_MI = 1.609344
 const at24 = (km) => Math.round((km / 24) * 60 * 10) / 10 // minutes at 24 km/h
@@ -90,5 +92,19 @@ const trips = [
   t("rome-cia-2024-01", "romTermini", "CIA", "2024-01-16T11:00:00+01:00"),
   t("rome-fco-2012", "FCO", "romPantheon", "2012-10-17T11:00:00+02:00"),
 ]
-writeFileSync(new URL("./trips.jsonl", import.meta.url), trips.map((x) => JSON.stringify(x)).join("\n") + "\n")
-console.log(`${trips.length} trips`)
+/** The text of trips.jsonl: one backtest line per trip. */
+export const render = () => trips.map((x) => JSON.stringify(x)).join("\n") + "\n"
+
+const FILE = new URL("./trips.jsonl", import.meta.url)
+// Run as a script: write trips.jsonl (or, with --check, fail when the checked-in copy differs).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  if (process.argv.includes("--check")) {
+    if (readFileSync(FILE, "utf8") !== render()) {
+      console.error("tools/markets/published/trips.jsonl is stale: run node tools/markets/published/trips.mjs and commit it")
+      process.exit(1)
+    }
+  } else {
+    writeFileSync(FILE, render())
+    console.log(`${trips.length} trips`)
+  }
+}

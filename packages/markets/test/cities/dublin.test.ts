@@ -53,10 +53,18 @@ describe("Dublin: the national maximum fare of 2022-09-01 (in force 2024-01-01; 
     expect(km(10.5, "2024-01-01", 3 * 60)).toBeCloseTo(special, 6)
     expect(km(10.5, "2024-01-01", 11 * 60)).toBeCloseTo(4.8 + 17.1, 6)
   })
-  it("carries the caveat that the Order of 2024 (+9 %, from 2024-12-01) replaced it", () => {
+  it("carries the caveat that the Order of 2024 (+9 %, from 2024-12-01) replaced it, its rates not found (checked 2026-12-06)", () => {
     const v = versionAt(tariff, "2026-12-08")
     expect(v.effectiveFrom).toBe("2022-09-01")
     expect(v.caveat?.note).toContain("2024-12-01")
+    expect(v.caveat?.checked).toBe("2026-12-06")
+    expect(v.caveat?.note).toContain("No later order (2025 or 2026) was found")
+    // No version of the 2024 Order: the last day of the 2022 fare (Citizens Information: "the rates
+    // until 30 November 2024"), the Order's first day and today are all priced on the 2022 fare.
+    expect(tariff.versions.map((x) => x.effectiveFrom)).toEqual(["2018-02-01", "2022-09-01"])
+    expect(["2024-11-30", "2024-12-01", "2026-12-06"].map((d) => versionAt(tariff, d).effectiveFrom)).toEqual(["2022-09-01", "2022-09-01", "2022-09-01"])
+    // 10.5 km on Tuesday 2024-12-03 at 11:00: 4.20 + 10 × 1.30 = 17.20, as before the Order.
+    expect(km(10.5, "2024-12-03")).toBeCloseTo(17.2, 6)
   })
   it("serves Dublin Airport (outside the city's box) and meters it", () => {
     expect(market.serves(AIRPORT)).toBe(true)

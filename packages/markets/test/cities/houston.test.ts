@@ -35,6 +35,9 @@ describe("Houston: City Code § 46-31 rates (2012-03-01)", () => {
   it("2024-01-01 and today are priced on the same rule; IAH and HOU lie in the city and are served", () => {
     expect(versionAt(tariff, "2024-01-01").effectiveFrom).toBe("2012-03-01")
     expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("$2.91")
+    // Update check 2026-12-06: the 2022 amendments (Council of 2022-05-17) proposed a fuel surcharge, no meter change.
+    expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("2022-05-17")
+    expect(tariff.versions).toHaveLength(1)
     for (const a of doc.airports) expect(market.serves(a)).toBe(true)
     expect(doc.airports.map((a) => a.iata)).toEqual(["IAH", "HOU"])
     expect(market.serves({ latitude: 29.3013, longitude: -94.7977 })).toBe(false) // Galveston

@@ -50,8 +50,16 @@ describe("Milan: the 2024 fixed fares (from 2024-07-01; today's with the caveat)
     expect(offers(DUOMO, LINATE, at)).toEqual([])
     expect(offers(MXP_T1, FIERA_RHO, at)).toEqual([])
   })
-  it("carries the caveat on the 2025 and 2026 adjustments", () => {
-    expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("2025")
+  it("carries the caveat on the 2025 and 2026 adjustments (not found; checked 2026-12-06)", () => {
+    const v = versionAt(tariff, "2026-12-08")
+    expect(v.effectiveFrom).toBe("2024-07-01")
+    expect(v.caveat?.checked).toBe("2026-12-06")
+    expect(v.caveat?.note).toContain("2025")
+    expect(v.caveat?.note).toContain("XII/4445")
+    // No version for July 2025 or July 2026: the 2024 fares still price the days each would start.
+    expect(tariff.versions.map((x) => x.effectiveFrom)).toEqual(["2023-07-01", "2024-07-01"])
+    expect(price(DUOMO, MXP_T1, "2025-07-01T10:00:00+02:00")).toEqual([[114, 114]])
+    expect(price(ORIO, CENTRALE, "2026-07-01T10:00:00+02:00")).toEqual([[128, 128]])
   })
 })
 

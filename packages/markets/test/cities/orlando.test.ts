@@ -28,6 +28,10 @@ describe("Orlando: taxicab meter rate of 2012-04-23", () => {
   it("the same rule prices 2024-01-01 (no later change found) and the offer carries the caveat", () => {
     expect(versionAt(tariff, "2024-01-01").effectiveFrom).toBe("2012-04-23")
     expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("CPI")
+    // Update check 2026-12-06: the distance rate ($2.40 a mile) last seen in force in the Sentinel of 2014-12-15.
+    expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("2014-12-15")
+    expect(versionAt(tariff, "2026-12-08").caveat?.checked).toBe("2026-12-06")
+    expect(tariff.versions).toHaveLength(1)
   })
   it("MCO → downtown, 12 supplied miles in 22 min: metered (no flat fare), at least $31.20 with no slow time", () => {
     expect(market.serves(MCO)).toBe(true)

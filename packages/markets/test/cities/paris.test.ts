@@ -1,8 +1,10 @@
 /**
  * Paris (forfaits of the taxis parisiens between Paris and the airports Paris-Charles-de-Gaulle and
- * Paris-Orly): a market of fixed fares alone. Each forfait exact, both ways, by year; nothing
- * offered for a trip no forfait covers (the taxis parisiens' meter, tariffs A/B/C, is not in the
- * file). Sources: packages/markets/models/sources/paris.md.
+ * Paris-Orly): a market of fixed fares alone. Each forfait exact, both ways, on the dates a single
+ * version is known to be in force; from 2024-01-27 to 2025-01-31 (the arrêté for 2024, its Paris
+ * amounts not read) the price spans the 2023 and 2025 forfaits (`changedAfter`). Nothing offered
+ * for a trip no forfait covers (the taxis parisiens' meter, tariffs A/B/C, is not in the file).
+ * Sources: packages/markets/models/sources/paris.md.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { versionAt } from "@ridequote/markets"
@@ -33,40 +35,72 @@ describe("Paris: zones", () => {
   })
 })
 
-describe("Paris: forfaits in force since 2023-02-01 (with the caveat on their successors)", () => {
+describe("Paris: forfaits in force since 2025-02-01 (arrêtés for 2025 and 2026, as DILA reports them)", () => {
   const at = "2026-12-08T11:00:00+01:00"
-  it("CDG – rive droite €55, CDG – rive gauche €62, Orly – rive droite €41, Orly – rive gauche €35, both ways", () => {
-    expect(price(CDG_T2E, OPERA, at)).toEqual([[55, 55]])
-    expect(price(TROCADERO, CDG_T1, at)).toEqual([[55, 55]])
-    expect(price(CDG_T1, MONTPARNASSE, at)).toEqual([[62, 62]])
-    expect(price(EIFFEL_TOWER, CDG_T2E, at)).toEqual([[62, 62]])
-    expect(price(ORLY_4, OPERA, at)).toEqual([[41, 41]])
-    expect(price(OPERA, ORLY_4, at)).toEqual([[41, 41]])
-    expect(price(ORLY_4, MONTPARNASSE, at)).toEqual([[35, 35]])
+  it("CDG – rive droite €56, CDG – rive gauche €65, Orly – rive droite €45, Orly – rive gauche €36, both ways", () => {
+    expect(price(CDG_T2E, OPERA, at)).toEqual([[56, 56]])
+    expect(price(TROCADERO, CDG_T1, at)).toEqual([[56, 56]])
+    expect(price(CDG_T1, MONTPARNASSE, at)).toEqual([[65, 65]])
+    expect(price(EIFFEL_TOWER, CDG_T2E, at)).toEqual([[65, 65]])
+    expect(price(ORLY_4, OPERA, at)).toEqual([[45, 45]])
+    expect(price(OPERA, ORLY_4, at)).toEqual([[45, 45]])
+    expect(price(ORLY_4, MONTPARNASSE, at)).toEqual([[36, 36]])
+    expect(price(EIFFEL_TOWER, ORLY_4, at)).toEqual([[36, 36]])
     // A forfait is the same at night and on Sundays.
-    expect(price(CDG_T2E, OPERA, "2026-12-06T03:00:00+01:00")).toEqual([[55, 55]])
+    expect(price(CDG_T2E, OPERA, "2026-12-06T03:00:00+01:00")).toEqual([[56, 56]])
+    expect(price(MONTPARNASSE, ORLY_4, "2026-12-06T23:30:00+01:00")).toEqual([[36, 36]])
+  })
+  it("the same on 2025-02-01, the day the arrêté du 20 janvier 2025 was published and applied, and through 2026", () => {
+    for (const d of ["2025-02-01T08:00:00+01:00", "2025-06-10T10:00:00+02:00", "2026-01-15T10:00:00+01:00"]) {
+      expect([price(OPERA, CDG_T1, d), price(MONTPARNASSE, CDG_T1, d), price(OPERA, ORLY_4, d), price(MONTPARNASSE, ORLY_4, d)])
+        .toEqual([[[56, 56]], [[65, 65]], [[45, 45]], [[36, 36]]])
+    }
   })
   it("offers nothing for a trip no forfait covers: within Paris, airport to airport, airport to La Défense", () => {
     expect(offers(OPERA, MONTPARNASSE, at)).toEqual([])
     expect(offers(CDG_T2E, ORLY_4, at)).toEqual([])
     expect(offers(CDG_T2E, LA_DEFENSE, at)).toEqual([])
   })
-  it("carries the caveat: the 2024–2026 revisions were not read", () => {
-    expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("2024")
-    const evidence = offers(CDG_T2E, OPERA, at).map((o) => o.source?.level?.evidence ?? "")
-    expect(evidence[0]).toContain("not read")
+  it("carries no caveat: the arrêté for 2026 left the forfaits unchanged (checked 2026-12-06)", () => {
+    expect(versionAt(tariff, "2026-12-08").caveat).toBeUndefined()
+    expect(offers(CDG_T2E, OPERA, at)[0]?.source?.level?.evidence).toBeUndefined()
+  })
+})
+
+describe("Paris: 2024-01-27 to 2025-01-31, the arrêté for 2024 not read: priced on both the 2023 and the 2025 forfaits", () => {
+  it("55–56 / 62–65 / 41–45 / 35–36, both ways, the evidence naming the window", () => {
+    const at = "2024-06-14T10:00:00+02:00"
+    expect([price(CDG_T2E, OPERA, at), price(CDG_T1, MONTPARNASSE, at), price(ORLY_4, OPERA, at), price(ORLY_4, MONTPARNASSE, at)])
+      .toEqual([[[55, 56]], [[62, 65]], [[41, 45]], [[35, 36]]])
+    expect([price(OPERA, CDG_T2E, at), price(MONTPARNASSE, CDG_T1, at), price(OPERA, ORLY_4, at), price(MONTPARNASSE, ORLY_4, at)])
+      .toEqual([[[55, 56]], [[62, 65]], [[41, 45]], [[35, 36]]])
+    const evidence = offers(ORLY_4, OPERA, at)[0]?.source?.level?.evidence ?? ""
+    expect(evidence).toContain("the rule changed on a day not known between 2024-01-27 and 2025-02-01")
+    expect(evidence).toContain("(41 EUR) was last seen in force on 2024-01-27")
+    expect(evidence).toContain("(45 EUR) first seen in force on 2025-02-01")
+    expect(offers(OPERA, MONTPARNASSE, at)).toEqual([])
+  })
+  it("the window's ends: 2024-01-27 and 2025-01-31 span both, 2024-01-26 and 2025-02-01 are exact", () => {
+    expect(price(CDG_T2E, OPERA, "2024-01-26T10:00:00+01:00")).toEqual([[55, 55]])
+    expect(price(CDG_T2E, OPERA, "2024-01-27T10:00:00+01:00")).toEqual([[55, 56]])
+    expect(price(CDG_T1, MONTPARNASSE, "2025-01-31T10:00:00+01:00")).toEqual([[62, 65]])
+    expect(price(CDG_T1, MONTPARNASSE, "2025-02-01T10:00:00+01:00")).toEqual([[65, 65]])
   })
 })
 
 describe("Paris: earlier forfaits, each trip on its own date's rule", () => {
-  it("2024-01-01 is priced on the 2023 forfaits (55 / 62 / 41 / 35)", () => {
+  it("2024-01-01 is priced on the 2023 forfaits (55 / 62 / 41 / 35), exact, both ways", () => {
     const at = "2024-01-01T10:00:00+01:00"
     expect([price(CDG_T2E, OPERA, at), price(CDG_T2E, MONTPARNASSE, at), price(ORLY_4, OPERA, at), price(ORLY_4, MONTPARNASSE, at)])
       .toEqual([[[55, 55]], [[62, 62]], [[41, 41]], [[35, 35]]])
+    expect([price(OPERA, CDG_T2E, at), price(MONTPARNASSE, CDG_T2E, at), price(OPERA, ORLY_4, at), price(MONTPARNASSE, ORLY_4, at)])
+      .toEqual([[[55, 55]], [[62, 62]], [[41, 41]], [[35, 35]]])
+    expect(offers(CDG_T2E, OPERA, at)[0]?.source?.level?.evidence).toBeUndefined()
   })
   it("2020-02-01 to 2023-01-31: 53 / 58 / 37 / 32; 2016-03-01 to 2020-01-31: 50 / 55 / 35 / 30", () => {
-    expect(["2016-03-01", "2019-12-31", "2020-02-01", "2023-01-31", "2023-02-01", "2026-12-08"].map((d) => versionAt(tariff, d).effectiveFrom))
-      .toEqual(["2016-03-01", "2016-03-01", "2020-02-01", "2020-02-01", "2023-02-01", "2023-02-01"])
+    expect(["2016-03-01", "2019-12-31", "2020-02-01", "2023-01-31", "2023-02-01", "2024-01-26", "2024-01-27", "2025-01-31", "2025-02-01", "2026-12-08"]
+      .map((d) => versionAt(tariff, d).effectiveFrom))
+      .toEqual(["2016-03-01", "2016-03-01", "2020-02-01", "2020-02-01", "2023-02-01", "2023-02-01", "2023-02-01", "2023-02-01", "2025-02-01", "2025-02-01"])
     const y2022 = "2022-06-14T10:00:00+02:00", y2019 = "2019-06-11T10:00:00+02:00"
     expect([price(OPERA, CDG_T1, y2022), price(MONTPARNASSE, CDG_T1, y2022), price(OPERA, ORLY_4, y2022), price(MONTPARNASSE, ORLY_4, y2022)])
       .toEqual([[[53, 53]], [[58, 58]], [[37, 37]], [[32, 32]]])

@@ -27,8 +27,11 @@ describe("market check", () => {
     const chicago = await run(["market", "check", "../markets/models/chicago-tariff.json", "--at", "2026-11-24"])
     expect(chicago).toMatch(/chicago-taxi\/Standard 5 km in 15 min at 11:00: [\d.]+ \/ [\d.]+ \/ [\d.]+ USD/)
     expect(chicago).not.toMatch(/chicago-taxi\/Shared \d+ km in/)
-    expect(chicago).toContain("chicago-taxi/Shared O'Hare to Downtown or McCormick Place, shared ride (per person) at 11:00: 24 / 24 / 24 USD")
-    expect(chicago).toContain("chicago-taxi/Shared Between O'Hare and Midway, shared ride (per person) at 23:30: 37 / 37 / 37 USD")
+    // The 2025 ordinance's shared fees, in force from 2026-07-01.
+    expect(chicago).toContain("chicago-taxi/Shared O'Hare to Downtown or McCormick Place, shared ride (per person) at 11:00: 30 / 30 / 30 USD")
+    expect(chicago).toContain("chicago-taxi/Shared Between O'Hare and Midway, shared ride (per person) at 23:30: 45 / 45 / 45 USD")
+    // Its overnight surcharge on the meter at 23:30.
+    expect(chicago).toMatch(/chicago-taxi\/Standard 5 km in 12 min at 23:30: .*\n\s+meter [\d.]+\s+\+ overnight surcharge 1\s+= [\d.]+/)
     const nyc = await run(["market", "check", "../markets/models/nyc-tariff.json", "--at", "2026-11-24"])
     expect(nyc).toMatch(/yellow-taxi\/Standard 5 km in 15 min at 11:00/)
     expect(nyc).not.toMatch(/(uber|lyft)\/Standard \d+ km in/)

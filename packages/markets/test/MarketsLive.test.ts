@@ -3,8 +3,9 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import { DateTime, Effect, Either, Layer } from "effect"
 import { MarketData, SAMPLE_MARKET_ID } from "@ridequote/core"
 import type { Coordinates, Market, Trip } from "@ridequote/core"
-import { calibratedMarket, joinMarkets, MarketsLive, parseModel, SHIPPED_MARKETS_DIR } from "@ridequote/markets"
+import { calibratedMarket, joinMarkets, MarketsLive, meterAmount, parseModel, SHIPPED_MARKETS_DIR, versionAt } from "@ridequote/markets"
 import { readFileSync } from "node:fs"
+import { loadTariff, meterCharges, meterOn, MILE, tariffOf, view } from "./cities/support.js"
 import { suppliedTrip } from "./trips.js"
 
 /** The shipped models, relative to the repository root (where vitest runs). */
@@ -45,13 +46,19 @@ describe("market selection by pickup", () => {
         expect((yield* markets.marketAt(CHICAGO_LOOP)).id).toBe("chicago")
       }))
 
-    it.effect("a Chicago taxi of today says its 2016 rule may have been replaced; one of 2015 is on the 2012 rule and says nothing", () =>
+    it.effect("a Chicago taxi of today is on the 2026 rule and carries its caveat; one of 2026-06-30 is on the 2016 rule, one of 2015 on the 2012 rule, and say nothing", () =>
       Effect.gen(function*() {
         const chicago = yield* (yield* MarketData).marketAt(CHICAGO_LOOP)
         const at = suppliedTrip(chicago, CHICAGO_LOOP, { latitude: 41.9214, longitude: -87.6513 }, 5.5, 15)
         const [today] = chicago.offers(at("2026-11-24T17:00:00Z"))
-        expect(today?.source?.tariff?.effectiveFrom).toBe("2016-01-01")
-        expect(today?.source?.level?.evidence).toMatch(/2025 ordinance.*last checked 2026-11-27/)
+        expect(today?.source?.tariff?.effectiveFrom).toBe("2026-07-01")
+        expect(today?.source?.level?.evidence).toMatch(/BACP notice of the rates in force from 2026-07-01 .*\$0\.31 per 45 s.*last checked 2026-12-06/)
+        // The day before: the 2016 rule, no longer caveated (the ordinance it awaited is in the file).
+        const [june] = chicago.offers(at("2026-06-30T17:00:00Z"))
+        expect(june?.source?.tariff?.effectiveFrom).toBe("2016-01-01")
+        expect(june?.source?.level).toEqual({ asOf: "2016-01-01" })
+        // Both Tuesdays at 11:00 (no surcharge): $0.31 per 1/9 mile against $0.25 moves every quantile up.
+        expect(today?.distribution.quantile(0.5)).toBeGreaterThan(june?.distribution.quantile(0.5) ?? Infinity)
         const [past] = chicago.offers(at("2015-11-24T17:00:00Z"))
         expect(past?.source?.tariff?.effectiveFrom).toBe("2012-07-01")
         expect(past?.source?.level).toEqual({ asOf: "2012-07-01" })
@@ -77,12 +84,21 @@ describe("market selection by pickup", () => {
           const offer = shared(from, to, iso)
           return offer === undefined ? undefined : [0.05, 0.5, 0.95].map((q) => offer.distribution.quantile(q))
         }
-        // BACP's rates: $24 O'Hare → Downtown or McCormick Place, $18 from Midway, $37 between the airports.
-        expect(price(OHARE, CHICAGO_LOOP)).toEqual([24, 24, 24])
-        expect(price(OHARE, MCCORMICK)).toEqual([24, 24, 24])
-        expect(price(MIDWAY, CHICAGO_LOOP)).toEqual([18, 18, 18])
-        expect(price(OHARE, MIDWAY)).toEqual([37, 37, 37])
-        expect(price(MIDWAY, OHARE)).toEqual([37, 37, 37])
+        // From 2026-07-01, the 2025 ordinance's fees: $30 O'Hare → Downtown or McCormick Place, $22 from Midway, $45 between the airports.
+        expect(price(OHARE, CHICAGO_LOOP)).toEqual([30, 30, 30])
+        expect(price(OHARE, MCCORMICK)).toEqual([30, 30, 30])
+        expect(price(MIDWAY, CHICAGO_LOOP)).toEqual([22, 22, 22])
+        expect(price(MIDWAY, MCCORMICK)).toEqual([22, 22, 22])
+        expect(price(OHARE, MIDWAY)).toEqual([45, 45, 45])
+        expect(price(MIDWAY, OHARE)).toEqual([45, 45, 45])
+        expect(price(OHARE, CHICAGO_LOOP, "2026-07-01T17:00:00Z")).toEqual([30, 30, 30])
+        // The day before, BACP's earlier rates: $24 O'Hare → Downtown or McCormick Place, $18 from Midway, $37 between the airports.
+        expect(price(OHARE, CHICAGO_LOOP, "2026-06-30T17:00:00Z")).toEqual([24, 24, 24])
+        expect(price(OHARE, MCCORMICK, "2026-06-30T17:00:00Z")).toEqual([24, 24, 24])
+        expect(price(MIDWAY, CHICAGO_LOOP, "2026-06-30T17:00:00Z")).toEqual([18, 18, 18])
+        expect(price(MIDWAY, MCCORMICK, "2026-06-30T17:00:00Z")).toEqual([18, 18, 18])
+        expect(price(OHARE, MIDWAY, "2026-06-30T17:00:00Z")).toEqual([37, 37, 37])
+        expect(price(MIDWAY, OHARE, "2026-06-30T17:00:00Z")).toEqual([37, 37, 37])
         // Only from the airport cab stands, only to Downtown (north of 22nd Street, south of
         // Fullerton, east of Ashland) or McCormick Place.
         expect(price(CHICAGO_LOOP, OHARE)).toBeUndefined()
@@ -93,8 +109,11 @@ describe("market selection by pickup", () => {
         expect(offer?.source?.product).toBe("Shared taxi from the airport cab stands (per person)")
         expect(offer?.source?.fare).toBe("O'Hare to Downtown or McCormick Place, shared ride (per person)")
         expect(offer?.source?.records).toBeUndefined()
-        expect(offer?.source?.tariff?.url).toBe("https://www.chicago.gov/city/en/depts/bacp/supp_info/chicabs.html")
-        expect(offer?.source?.level?.evidence).toMatch(/\$30 \(O'Hare\), \$22 \(Midway\) and \$45 .*last checked 2026-11-27/)
+        expect(offer?.source?.tariff?.effectiveFrom).toBe("2026-07-01")
+        expect(offer?.source?.level?.evidence).toMatch(/inferred from their being in the same ordinance.*\$6 \(O'Hare\), \$4 \(Midway\) or \$8 .*last checked 2026-12-06/)
+        const before = shared(OHARE, CHICAGO_LOOP, "2026-06-30T17:00:00Z")
+        expect(before?.source?.tariff?.url).toBe("https://www.chicago.gov/city/en/depts/bacp/supp_info/chicabs.html")
+        expect(before?.source?.level?.evidence).toBeUndefined()
         // The metered taxi of the same trip is still offered beside it.
         expect(chicago.offers(suppliedTrip(chicago, OHARE, CHICAGO_LOOP, 28, 45)("2026-11-24T17:00:00Z")).map((o) => o.serviceLevel))
           .toEqual(["Standard", "Shared"])
@@ -256,4 +275,38 @@ describe("models that join another market", () => {
       const joined = yield* joinMarkets([calibratedMarket(nyc), rideHail], () => "")
       expect(joined.map((m) => m.id)).toEqual(["nyc"])
     }))
+})
+
+describe("Chicago's meter from 2026-07-01: the 2025 ordinance ($0.31 per 1/9 mile, $0.25 per 45 s, rush and overnight surcharges)", () => {
+  const doc = loadTariff("chicago")
+  const taxi = tariffOf(doc)
+  it("takes effect on 2026-07-01; the 2016 rule holds to 2026-06-30", () => {
+    expect(["2016-01-01", "2026-06-30", "2026-07-01", "2026-11-24"].map((d) => versionAt(taxi, d).effectiveFrom))
+      .toEqual(["2016-01-01", "2016-01-01", "2026-07-01", "2026-07-01"])
+  })
+  it("charges $3.25 for the first 1/9 mile, then each completed 1/9 mile at $0.31 and each completed 45 s of slow time at $0.25", () => {
+    const meter = meterOn(taxi, "2026-11-24")
+    // 5 km past the first 1/9 mile (0.178816 km): 4.821184 ÷ 0.178816 = 26.96, 26 completed units.
+    expect(meterAmount(meter, { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(3.25 + 26 * 0.31, 9)
+    // 10 slow minutes: 600 s ÷ 45 = 13.3, 13 completed units: 3.25 + 8.06 + 3.25 = 14.56.
+    expect(meterAmount(meter, { meterKm: 5, meterSeconds: 600 })).toBeCloseTo(14.56, 9)
+    // The first 1/9 mile alone is the flag.
+    expect(meterAmount(meter, { meterKm: MILE / 9, meterSeconds: 44 })).toBeCloseTo(3.25, 9)
+    // The speed at which time and distance pay alike: $20.00 an hour against $0.31 per 0.178816 km.
+    expect(meter.time.crossoverKmh).toBeCloseTo(20 / (0.31 / 0.178816), 2)
+    // The same trip on the 2016 rule: 26 × $0.25 and 16 completed 36 s (600 ÷ 36 = 16.7) × $0.20.
+    expect(meterAmount(meterOn(taxi, "2026-06-30"), { meterKm: 5, meterSeconds: 600 })).toBeCloseTo(3.25 + 6.5 + 3.2, 9)
+  })
+  it("adds $2.50 from 15:30 to 19:00 and $1.00 from 20:00 to 06:00, every day; the $4.00 departure tax from the airports is unchanged", () => {
+    const extra = (date: string, minute: number, pickup: ReadonlySet<string> = new Set()) =>
+      Number((meterCharges(taxi, view(date, minute, pickup)).total(10, 0) - 10).toFixed(2))
+    // Tuesday 2026-11-24 and Sunday 2026-11-29, at 11:00, 15:29, 15:30, 18:59, 19:00, 19:59, 20:00, 05:59, 06:00.
+    const minutes = [660, 929, 930, 1139, 1140, 1199, 1200, 359, 360]
+    expect(minutes.map((m) => extra("2026-11-24", m))).toEqual([0, 0, 2.5, 2.5, 0, 0, 1, 1, 0])
+    expect(minutes.map((m) => extra("2026-11-29", m))).toEqual([0, 0, 2.5, 2.5, 0, 0, 1, 1, 0])
+    expect(extra("2026-11-24", 660, new Set(["ohare-airport"]))).toBe(4)
+    expect(extra("2026-11-24", 1020, new Set(["midway-airport"]))).toBe(6.5)
+    // None of them on the 2016 rule the day before, but the departure tax.
+    expect([extra("2026-06-30", 1020), extra("2026-06-30", 1380), extra("2026-06-30", 660, new Set(["ohare-airport"]))]).toEqual([0, 0, 4])
+  })
 })

@@ -37,10 +37,10 @@ describe("ridequote markets list", () => {
     expect(r.stdout).not.toContain("[object Object]")
     expect(r.stdout).toMatch(/yellow-taxi\/Standard .*tariff: TLC taximeter rate of fare \(2022\) \(from 2022-12-19\)/)
     expect(r.stdout).toMatch(/uber\/Standard .*level as of 2025-06-30 ×1\.354/)
-    // A rule that may have been replaced says so (Chicago's 2025 ordinance, not confirmed).
-    expect(r.stdout).toMatch(/chicago-taxi\/Standard .*level as of 2016-01-01 \(caveat: A 2025 ordinance .*last checked 2026-11-27\)/)
+    // A rule whose text was not read says what is unconfirmed (Chicago's 2026 rates, known from copies of the City's notice).
+    expect(r.stdout).toMatch(/chicago-taxi\/Standard .*level as of 2026-07-01 \(caveat: The BACP notice .*last checked 2026-12-06\)/)
     // A product priced on flat fares alone is listed, though no plain trip gets it: Chicago's shared airport ride.
-    expect(r.stdout).toMatch(/chicago-taxi\/Shared\s+Shared taxi from the airport cab stands \(per person\); tariff: .*\(from 2025-09-01\)/)
+    expect(r.stdout).toMatch(/chicago-taxi\/Shared\s+Shared taxi from the airport cab stands \(per person\); tariff: .*\(from 2026-07-01\)/)
     expect(r.stdout).not.toContain("global-sample")
     // Each market's reach and airports, as GET /v1/markets lists them.
     expect(r.stdout).toMatch(/nyc  New York City\n  currency USD, time zone America\/New_York, area [^\n]*, reach 150 km\n  airports JFK New York John F\. Kennedy International \(40\.6413, -73\.7781\), LGA New York LaGuardia \(40\.7769, -73\.874\), EWR Newark Liberty International \(40\.6895, -74\.1745\)\n/)

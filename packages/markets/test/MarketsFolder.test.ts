@@ -57,6 +57,25 @@ describe("a markets folder is refused with the file and the reason", () => {
       expect(message).toContain("broken.json")
     }))
 
+  it.effect("a model whose routes between places are malformed (checked in one pass) names the table", () =>
+    Effect.gen(function*() {
+      type Doc = { placePairs: { routes: Array<Array<Array<number>>> } }
+      const withRoute = (row: Array<number>) => (doc: Record<string, unknown>) => {
+        const d = doc as unknown as Doc
+        d.placePairs.routes[0]?.splice(0, 1, row)
+        return d
+      }
+      const good = (yield* Effect.either(loadMarketModels(folder(["boston.json"])))).pipe(Either.map((ms) => ms.map((m) => m.id)))
+      expect(good).toEqual(Either.right(["boston"]))
+      for (const bad of [[0, 1, 0, 3, 1.1], [0, 1, 4.2, 3, -1], [0.5, 1, 4.2, 3, 1.1], [0, 1, 4.2, 3]]) {
+        const message = yield* refusal(folder(["boston.json"], { "boston.json": withRoute(bad) }))
+        expect(message).toContain("boston.json")
+        expect(message).toContain(`Expected RouteRow, actual ${JSON.stringify(bad)}`)
+        // The row, not the whole table: the message stays readable.
+        expect(message.length).toBeLessThan(2000)
+      }
+    }).pipe(Effect.provide(NodeFileSystem.layer)))
+
   it.effect("two tariff files for one market", () =>
     Effect.gen(function*() {
       const dir = folder(["chicago.json", "chicago-tariff.json"], {}, {

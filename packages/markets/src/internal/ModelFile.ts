@@ -260,6 +260,20 @@ export type SpecialFares = typeof SpecialFares.Type
  * places, one row per distance band (`spreads[i]`: the market's providers in order). A pair
  * not listed, an end not near a place, or a provider without a row: the distance model.
  */
+/**
+ * One of a provider's routes between places, `[from, to, km, requests, level]`, checked as one
+ * value: Boston's file holds some 2,500 of them, and a tuple of refined numbers per route cost
+ * 12 of the 15 ms that decoding every shipped model took at start-up (bench markets).
+ */
+const RouteRow = Schema.declare(
+  (r: unknown): r is readonly [number, number, number, number, number] =>
+    Array.isArray(r) && r.length === 5 &&
+    Number.isInteger(r[0]) && Number.isInteger(r[1]) && Number.isInteger(r[3]) &&
+    typeof r[2] === "number" && Number.isFinite(r[2]) && r[2] > 0 &&
+    typeof r[4] === "number" && Number.isFinite(r[4]) && r[4] > 0,
+  { identifier: "RouteRow", description: "[from, to, km > 0, requests, level > 0] (from, to and requests integers)" }
+)
+
 export const PlacePairs = Schema.Struct({
   radiusKm: Positive,
   /** `[name, latitude, longitude]`. */
@@ -270,7 +284,7 @@ export const PlacePairs = Schema.Struct({
    * between two places, by the route distance it reported (`[from, to, km, requests, level
    * supplied]`): a supplied distance on one of them is priced at the route's level, not the pair's.
    */
-  routes: Schema.optional(Schema.Array(Schema.Array(Schema.Tuple(Schema.Int, Schema.Int, Positive, Schema.Int, Positive)))),
+  routes: Schema.optional(Schema.Array(Schema.Array(RouteRow))),
   spreads: Schema.Array(Schema.Struct({ supplied: ResidualTable, resolved: ResidualTable }))
 })
 export type PlacePairs = typeof PlacePairs.Type
@@ -436,6 +450,20 @@ export const parseJson = <E>(text: string, onError: (reason: string) => E): Eith
     catch: (e) => onError(`not JSON: ${e instanceof Error ? e.message : String(e)}`)
   })
 
+/** Longest line of a decoding report: a value beyond it is cut (see `decodeProblem`). */
+const REPORT_LINE_CHARS = 240
+
+/**
+ * A decoding failure as the report an operator reads: Effect's tree of what was expected where,
+ * each line cut at 240 characters. The tree prints each failing value in full, and a table
+ * under an optional field is printed whole (Boston's routes: a 224 KB message for one bad row).
+ */
+export const decodeProblem = (error: ParseResult.ParseError): string =>
+  ParseResult.TreeFormatter.formatErrorSync(error)
+    .split("\n")
+    .map((line) => (line.length > REPORT_LINE_CHARS ? `${line.slice(0, REPORT_LINE_CHARS - 1)}…` : line))
+    .join("\n")
+
 /** Decodes a model from parsed JSON; `path` only labels the error. */
 export const parseModelJson = (path: string, json: unknown): Either.Either<MarketModel, MarketModelInvalid> => {
   // A clear message for the most likely mismatch before the full structural report.
@@ -450,7 +478,7 @@ export const parseModelJson = (path: string, json: unknown): Either.Either<Marke
     }
   }
   return decodeModel(json).pipe(
-    Either.mapLeft((e) => invalid(path, ParseResult.TreeFormatter.formatErrorSync(e)))
+    Either.mapLeft((e) => invalid(path, decodeProblem(e)))
   )
 }
 

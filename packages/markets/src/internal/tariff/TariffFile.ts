@@ -16,8 +16,8 @@
  * field by field in docs/tariff-format.md.
  */
 import { Currency, MarketId, ServiceLevel } from "@ridequote/core"
-import { Either, ParseResult, Schema } from "effect"
-import { Area, LocalDate, parseJson, TimeZone } from "../ModelFile.js"
+import { Either, Schema } from "effect"
+import { Area, decodeProblem, LocalDate, parseJson, TimeZone } from "../ModelFile.js"
 
 /** The `format` field every tariff file carries. */
 export const TARIFF_FORMAT = "ridequote-tariff" as const
@@ -452,7 +452,7 @@ const decodeHead = Schema.decodeUnknownEither(TariffHead, { errors: "all", onExc
 /** The head of a tariff file with `define` (see `TariffHead`); `path` only labels the error. */
 export const decodeTariffHead = (path: string, json: unknown): Either.Either<TariffHead, TariffInvalid> =>
   decodeHead(json).pipe(
-    Either.mapLeft((e) => new TariffInvalid({ path, message: `tariff ${path}: ${ParseResult.TreeFormatter.formatErrorSync(e)}` }))
+    Either.mapLeft((e) => new TariffInvalid({ path, message: `tariff ${path}: ${decodeProblem(e)}` }))
   )
 
 /** A whole tariff file, decoded and checked. */
@@ -478,7 +478,7 @@ export const decodeTariffJson = (path: string, json: unknown): Either.Either<Tar
     return Either.left(new TariffInvalid({ path, message: `tariff ${path}: unsupported version ${String(json.version)} (this program reads ${TARIFF_VERSION})` }))
   }
   return decodeTariff(json).pipe(
-    Either.mapLeft((e) => new TariffInvalid({ path, message: `tariff ${path}: ${ParseResult.TreeFormatter.formatErrorSync(e)}` }))
+    Either.mapLeft((e) => new TariffInvalid({ path, message: `tariff ${path}: ${decodeProblem(e)}` }))
   )
 }
 

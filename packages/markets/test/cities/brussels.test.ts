@@ -26,6 +26,8 @@ describe("Brussels: the 2022 tariff (in force on 2024-01-01 and today)", () => {
     expect(meter.time.crossoverKmh).toBeCloseTo(36 / 2.3, 9)
     expect(["2022-10-21", "2024-01-01", "2026-12-08"].map((d) => versionAt(tariff, d).effectiveFrom)).toEqual(["2022-10-21", "2022-10-21", "2022-10-21"])
     expect(versionAt(tariff, "2026-12-08").caveat?.checked).toBe("2026-12-06")
+    // The 2022 rules index the amounts from 2024-01-01; no indexed amounts were found, so the caveat says so.
+    expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("consumer-price index from 2024-01-01")
   })
   it("adds €2 from 22:00 to 06:00 and charges at least €8", () => {
     expect([total("2026-12-08", 21 * 60 + 59, 25.6), total("2026-12-08", 22 * 60, 25.6), total("2026-12-09", 5 * 60 + 59, 25.6), total("2026-12-09", 6 * 60, 25.6)])

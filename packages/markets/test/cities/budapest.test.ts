@@ -32,6 +32,8 @@ describe("Budapest: the fixed taxi fare of 2023-03-06 (today's, and 2024-01-01's
     expect(v.meterVariants ?? []).toEqual([])
     expect(v.surcharges ?? []).toEqual([])
     expect(v.caveat?.checked).toBe("2026-12-06")
+    // The amendment of 2025-09-24 changed the rules but not the fare.
+    expect(v.caveat?.note).toContain("2025-09-24 without any fare rise")
   })
   it("serves the airport (inside the city) and meters it like any trip: no airport fee or fixed fare since 2013", () => {
     expect(market.serves(AIRPORT)).toBe(true)

@@ -44,6 +44,8 @@ describe("Melbourne: maximum unbooked taxi fares from 2025-09-23 (in force today
   it("one version, from 2025-09-23 (earlier dates priced on it, the caveat says so)", () => {
     expect(versionAt(tariff, "2026-12-06").effectiveFrom).toBe("2025-09-23")
     expect(versionAt(tariff, "2026-12-06").caveat?.checked).toBe("2026-12-06")
+    // Update check of 2026-12-06: no fares after 2025-09-23 and no successor regulator found.
+    expect(versionAt(tariff, "2026-12-06").caveat?.note).toContain("update check of 2026-12-06")
   })
 })
 

@@ -33,6 +33,9 @@ describe("Mexico City: taxi libre tariff of 2013-04-01", () => {
   it("the same rule on 2024-01-01; the offer carries the AICM and 2026 caveat; AICM and the Zócalo are served", () => {
     expect(versionAt(tariff, "2024-01-01").effectiveFrom).toBe("2013-04-01")
     expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("AICM")
+    // Update check of 2026-12-06: the Gaceta's 2025-11-01 rise was for the colectivo; no taxi revision found.
+    expect(versionAt(tariff, "2026-12-08").caveat?.checked).toBe("2026-12-06")
+    expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("colectivo")
     expect(market.serves({ latitude: 19.4363, longitude: -99.0721 })).toBe(true)
     expect(market.serves({ latitude: 19.4326, longitude: -99.1332 })).toBe(true)
     expect(market.serves({ latitude: 19.2826, longitude: -99.6557 })).toBe(false) // Toluca

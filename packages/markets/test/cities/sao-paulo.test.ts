@@ -41,6 +41,8 @@ describe("São Paulo: the 2025 portaria (from 2025-08-11), Categoria Comum", () 
     for (const d of ["2026-11-20", "2026-12-25", "2027-01-25"]) expect(tenKm(d)).toBeCloseTo(b2, 9)
     expect(meterAmount(meterAt("2026-12-06"), { meterKm: 0, meterSeconds: 3600 })).toBeCloseTo(62.05, 9)
     expect(versionAt(tariff, "2026-12-08").caveat?.checked).toBe("2026-12-06")
+    // Update check of 2026-12-06: no 2026 readjustment found; the 2025 rule stays today's.
+    expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("update check of 2026-12-06")
   })
 })
 

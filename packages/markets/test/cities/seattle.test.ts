@@ -29,6 +29,9 @@ describe("Seattle: taximeter rate ($2.60 drop, $2.70/mile, $0.50/min)", () => {
   it("the same rule prices 2024-01-01 and today (no rate change found since 2014-11-10)", () => {
     expect(versionAt(tariff, "2024-01-01").effectiveFrom).toBe("2014-11-10")
     expect(versionAt(tariff, "2026-12-08").effectiveFrom).toBe("2014-11-10")
+    // Update check of 2026-12-06: no rate change after the joint rule of 2025-08-06 found.
+    expect(versionAt(tariff, "2026-12-08").caveat?.checked).toBe("2026-12-06")
+    expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("Update check of 2026-12-06")
     expect(meterAmount(meterOn(tariff, "2024-01-01"), { meterKm: 5 * MILE, meterSeconds: 0 })).toBeCloseTo(16.1, 9)
   })
   it("SEA (outside the city) is served; no airport charge is added to the meter", () => {

@@ -36,6 +36,11 @@ describe("Chengdu: central-city taxi fare of 2010-09-10 (in force 2024-01-01 and
     expect(versionAt(tariff, "2024-01-01").effectiveFrom).toBe("2010-09-10")
     expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("2022-11-29")
     expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("2.30元/km")
+    // Update check 2026-12-06: no decision found; undated later pages still give 1.90元/km
+    // (8元 dual-fuel, 9元 pure-electric), and the file keeps one version.
+    expect(tariff.versions.length).toBe(1)
+    expect(versionAt(tariff, "2026-12-08").caveat?.checked).toBe("2026-12-06")
+    expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("pure-electric taxis 9元")
     // The caveat's figure: 10 km by day is 8 + 16 × 0.95 = 23.20元 here.
     expect(meterAmount(day, { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(23.2, 9)
   })

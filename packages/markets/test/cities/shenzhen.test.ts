@@ -36,6 +36,13 @@ describe("Shenzhen: unified taxi fare of 2017-05-05 (in force 2024-01-01 and, as
     expect(["2017-05-05", "2024-01-01", "2026-12-06"].map((d) => versionAt(tariff, d).effectiveFrom)).toEqual(["2017-05-05", "2017-05-05", "2017-05-05"])
     expect(versionAt(tariff, "2026-12-06").caveat?.note).toContain("review every June")
   })
+  it("no fuel surcharge: electric taxis charge none (Xinhua 2017-11-08) and 99.06 % of the fleet was electric by the end of 2018 (Southern Daily 2019-01-02)", () => {
+    const today = versionAt(tariff, "2026-12-08")
+    expect(today.surcharges).toEqual([])
+    expect(today.fees).toEqual([])
+    expect(today.caveat?.note).toContain("99.06 %")
+    expect(today.caveat?.checked).toBe("2026-12-06")
+  })
 })
 
 describe("Shenzhen: Bao'an (SZX) on the city meter; Hong Kong not served", () => {

@@ -39,10 +39,12 @@ describe("Dubai: RTA taxi tariff, AED 2.26 per km (reported April 2025; caveat)"
     expect(charges.total(fare, 4)).toBeCloseTo(16, 9)
     expect(charges.total(27.6, 4)).toBeCloseTo(31.6, 9)
   })
-  it("today's version carries its caveat (the fuel-linked rate after April 2025 not found)", () => {
+  it("today's version carries its caveat (the fuel-linked rate after April 2025 not found; AED 2.26 last seen 2025-11-05)", () => {
     const v = versionAt(tariff, "2026-12-06")
     expect(v.effectiveFrom).toBe("2025-04-01")
     expect(v.caveat?.note).toContain("fuel")
+    expect(v.caveat?.note).toContain("2025-11-05")
+    expect(v.caveat?.checked).toBe("2026-12-06")
   })
   it("a supplied route DXB → Downtown (15 km, 20 min, free-flowing) is priced between the meter with and without slow time", () => {
     const priced = priceTrip(market.tariffs, tariff, { distanceKm: 15, durationMinutes: 20, routeSource: "supplied" }, view("2026-12-08", 11 * 60, dxb, downtown), 2)

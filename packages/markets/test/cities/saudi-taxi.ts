@@ -46,6 +46,7 @@ export const saudiTaxiFare = (city: SaudiCity) => {
       expect(priced.distribution.quantile(0.95)).toBeLessThanOrEqual(meterFare(m, 30, 30, 30) + 1e-9)
       expect(versionAt(taxi, "2024-01-01").effectiveFrom).toBe("2022-03-13")
       expect(versionAt(taxi, "2026-12-06").caveat?.note).toContain(city.iata)
+      expect(versionAt(taxi, "2026-12-06").caveat?.note).toContain("Since November 2024 the TGA proposes taxi fares")
     })
   })
 }

@@ -246,6 +246,20 @@ export const SpecialFares = Schema.Struct({
 export type SpecialFares = typeof SpecialFares.Type
 
 /**
+ * One of a provider's routes between places, `[from, to, km, requests, level]`, checked as one
+ * value: Boston's file holds some 2,500 of them, and a tuple of refined numbers per route cost
+ * 12 of the 15 ms that decoding every shipped model took at start-up (bench markets).
+ */
+const RouteRow = Schema.declare(
+  (r: unknown): r is readonly [number, number, number, number, number] =>
+    Array.isArray(r) && r.length === 5 &&
+    Number.isInteger(r[0]) && Number.isInteger(r[1]) && Number.isInteger(r[3]) &&
+    typeof r[2] === "number" && Number.isFinite(r[2]) && r[2] > 0 &&
+    typeof r[4] === "number" && Number.isFinite(r[4]) && r[4] > 0,
+  { identifier: "RouteRow", description: "[from, to, km > 0, requests, level > 0] (from, to and requests integers)" }
+)
+
+/**
  * Prices between known places (ride-hail quotes between named places, Boston): what the
  * providers' own route distances and prices between two places say, over the distance model.
  * A trip is between two places when each end is within `radiusKm` of a place (the nearest
@@ -260,20 +274,6 @@ export type SpecialFares = typeof SpecialFares.Type
  * places, one row per distance band (`spreads[i]`: the market's providers in order). A pair
  * not listed, an end not near a place, or a provider without a row: the distance model.
  */
-/**
- * One of a provider's routes between places, `[from, to, km, requests, level]`, checked as one
- * value: Boston's file holds some 2,500 of them, and a tuple of refined numbers per route cost
- * 12 of the 15 ms that decoding every shipped model took at start-up (bench markets).
- */
-const RouteRow = Schema.declare(
-  (r: unknown): r is readonly [number, number, number, number, number] =>
-    Array.isArray(r) && r.length === 5 &&
-    Number.isInteger(r[0]) && Number.isInteger(r[1]) && Number.isInteger(r[3]) &&
-    typeof r[2] === "number" && Number.isFinite(r[2]) && r[2] > 0 &&
-    typeof r[4] === "number" && Number.isFinite(r[4]) && r[4] > 0,
-  { identifier: "RouteRow", description: "[from, to, km > 0, requests, level > 0] (from, to and requests integers)" }
-)
-
 export const PlacePairs = Schema.Struct({
   radiusKm: Positive,
   /** `[name, latitude, longitude]`. */

@@ -6,6 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Ridequote, RidequoteError } from "@ridequote/engine"
 import { createRidequote, isRidequoteError } from "@ridequote/engine"
+import { readFileSync } from "node:fs"
+
+/** The shipped Paris file's versions (their forfaits): what a CDG quote is checked against. */
+const parisForfaits: ReadonlyArray<{ effectiveFrom: string; flatFares: ReadonlyArray<{ name: string; amount: number }> }> =
+  JSON.parse(readFileSync(new URL("../../markets/models/paris-tariff.json", import.meta.url), "utf8")).tariffs[0].versions
 
 /** Times Square to JFK, route inferred. */
 const timesSquareToJfk = {
@@ -288,7 +293,15 @@ describe("createRidequote options", () => {
       // Opéra → Montparnasse has no published price here and is refused as such, not priced as nothing.
       const opera = { latitude: 48.8719, longitude: 2.3316 }
       const cdg = await rq.quote(caller, { pickup: { latitude: 49.0097, longitude: 2.5479 }, destination: opera, distanceKm: 27, durationMinutes: 45 })
-      expect(Object.values(cdg.marketPrices).map((p) => [p.p5, p.p95])).toEqual([[55, 55]])
+      // Priced now (the facade's clock is the wall clock): the test pins the rule, not the year's
+      // amount. Exact at every percentile, and the CDG – rive droite forfait of the version the
+      // offer names (Paris's tests price each version on explicit dates).
+      const [[key, prices] = []] = Object.entries(cdg.marketPrices)
+      const named = key === undefined ? undefined : cdg.offers?.[key]?.tariff
+      const forfait = parisForfaits.find((v) => v.effectiveFrom === named?.effectiveFrom)?.flatFares
+        .find((f) => f.name.includes("Charles-de-Gaulle – Paris rive droite"))?.amount
+      expect(forfait).toBeGreaterThan(0)
+      expect([prices?.p5, prices?.p95]).toEqual([forfait, forfait])
       const inTown = await rejection(rq.quote(caller, { pickup: opera, destination: { latitude: 48.8421, longitude: 2.3219 }, distanceKm: 4, durationMinutes: 15 }))
       expect(inTown.code).toBe("result:market-not-served")
       expect(inTown.body.code === "result:market-not-served" ? inTown.body.reason : undefined).toBe("no-rule-for-trip")

@@ -6,7 +6,7 @@
  */
 export { DEFAULT_ROUTES, describeRoutes, parseRoutesChoice, RouteResolverLive } from "./internal/Choice.js"
 export type { RoutesChoice } from "./internal/Choice.js"
-export { areaFactor, estimateRoute, PICKUP_DROPOFF_MINUTES } from "./internal/Estimator.js"
+export { areaFactor, estimateRoute, PICKUP_DROPOFF_MINUTES, speedFactorAt } from "./internal/Estimator.js"
 export { AreaSpeed, knowledgeOf, OdCells, RouteKnowledge } from "./internal/Knowledge.js"
 export type { KnowsRoutes } from "./internal/Knowledge.js"
 export {

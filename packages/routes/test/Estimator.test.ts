@@ -11,7 +11,8 @@ import {
   learnRouteProfile,
   OfflineRouteResolverLive,
   parseRoutesChoice,
-  PICKUP_DROPOFF_MINUTES
+  PICKUP_DROPOFF_MINUTES,
+  speedFactorAt
 } from "@ridequote/routes"
 import type { RouteKnowledge, RouteSample } from "@ridequote/routes"
 
@@ -48,6 +49,19 @@ describe("offline route estimator", () => {
       expect(peak.distanceKm).toBe(night.distanceKm)
       expect(peak.durationMinutes).toBeGreaterThan(night.durationMinutes)
     }).pipe(Effect.provide(OfflineRouteResolverLive)))
+
+  it("a profile's speed factors by distance: linear between knots, flat beyond them, 1 without them", () => {
+    const knots = [[1, 0.8], [5, 1.2], [20, 2]] as const
+    expect([0.5, 1, 3, 5, 12.5, 20, 60].map((km) => speedFactorAt(knots, km))).toEqual([0.8, 0.8, 1, 1.2, 1.6, 2, 2])
+    expect(speedFactorAt(undefined, 12)).toBe(1)
+    // On a route: the hour's speed × the factor at the route's distance (Berlin → Berlin West, ~10 km).
+    const route = Either.getOrThrow(estimateRoute(BERLIN, BERLIN_WEST, 8, { ...SAMPLE_ROUTE_PROFILE, speedFactorByKm: knots }))
+    const plain = Either.getOrThrow(estimateRoute(BERLIN, BERLIN_WEST, 8, SAMPLE_ROUTE_PROFILE))
+    expect(route.distanceKm).toBe(plain.distanceKm)
+    const speed = (SAMPLE_ROUTE_PROFILE.speedKmhByHour[8] ?? 0) * speedFactorAt(knots, route.distanceKm)
+    expect(route.durationMinutes).toBeCloseTo(PICKUP_DROPOFF_MINUTES + (route.distanceKm / speed) * 60, 1)
+    expect(route.durationMinutes).toBeLessThan(plain.durationMinutes)
+  })
 
   it("fails with RouteUnavailable for a profile that cannot give an estimate", () => {
     const broken: Market["routeProfile"] = { detourFactor: 1.3, speedKmhByHour: [] }

@@ -64,6 +64,13 @@ export interface RouteProfile {
   readonly detourFactor: number
   /** Average door-to-door speed, km/h, by local hour 0..23. */
   readonly speedKmhByHour: ReadonlyArray<number>
+  /**
+   * Optional: how a trip's length changes its speed, as `[km, factor]` knots in ascending km,
+   * linear between them and flat beyond the ends (the hour's speed × the factor at the route's
+   * distance). Long trips run on faster roads: the generic profile of the tariff cities carries
+   * the factors measured on the bundled records (0.83 at 1 km … 2.06 at 30 km). Absent: 1.
+   */
+  readonly speedFactorByKm?: ReadonlyArray<readonly [number, number]>
 }
 
 /**

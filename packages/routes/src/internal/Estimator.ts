@@ -4,7 +4,8 @@
  * docs/pricing.md, "Route resolution".
  *
  *   distance = great-circle × detour factor
- *   duration = overhead + distance ÷ (speed of the local hour × speed factor of the area)
+ *   duration = overhead + distance ÷ (speed of the local hour × speed factor of the area
+ *                                     × the profile's speed factor at that distance)
  */
 import { Either } from "effect"
 import { greatCircleKm, RouteUnavailable } from "@ridequote/core"
@@ -30,6 +31,27 @@ export const areaFactor = (areaSpeed: AreaSpeed | undefined, pickup: Coordinates
 }
 
 /**
+ * The profile's speed factor at a route's length: linear between its knots, flat beyond the
+ * ends, 1 without knots. The knots keep distance ÷ factor rising with distance (checked in the
+ * tests), so a longer route never resolves to a shorter duration.
+ */
+export const speedFactorAt = (knots: RouteProfile["speedFactorByKm"], distanceKm: number): number => {
+  if (knots === undefined || knots.length === 0) return 1
+  const first = knots[0], last = knots[knots.length - 1]
+  if (first === undefined || last === undefined) return 1
+  if (distanceKm <= first[0]) return first[1]
+  if (distanceKm >= last[0]) return last[1]
+  for (let i = 1; i < knots.length; i++) {
+    const [x1, y1] = knots[i] ?? last
+    if (distanceKm <= x1) {
+      const [x0, y0] = knots[i - 1] ?? first
+      return y0 + ((distanceKm - x0) / (x1 - x0)) * (y1 - y0)
+    }
+  }
+  return last[1]
+}
+
+/**
  * Pure; fails only for a profile that cannot give an estimate (bad detour factor or speed).
  * Out-of-bounds results are returned as they are: the quote rules answer them with a 400.
  * An Either, not an Effect: fitting calls this for every trip record, and an Either is still
@@ -50,6 +72,6 @@ export const estimateRoute = (
     return Either.left(new RouteUnavailable({ message: `market route profile has no usable speed for hour ${localHour}` }))
   }
   const distanceKm = greatCircleKm(pickup, destination) * profile.detourFactor
-  const durationMinutes = PICKUP_DROPOFF_MINUTES + (distanceKm / speed) * 60
+  const durationMinutes = PICKUP_DROPOFF_MINUTES + (distanceKm / (speed * speedFactorAt(profile.speedFactorByKm, distanceKm))) * 60
   return Either.right({ distanceKm: round(distanceKm, 0.01), durationMinutes: round(durationMinutes, 0.1) })
 }

@@ -28,20 +28,22 @@ export interface RatioBand {
  * Measured by `ridequote market calibrate-routes --nyc fares/nyc-yellow-2016-0{1,2,3}-head-sample-coords.csv.gz
  * --chicago fares/chicago-taxi-2013-2016-tfx-sample-15k.csv.gz` (5,695 NYC trips of 2016 with
  * GPS points under the TLC meter of 2012; 9,239 Chicago trips of 2013–2016 between census-tract
- * centroids under its meter of 2012). Each city alone, p5 / p50 / p95 of the ratio:
- *   0–2 km:   NYC 0.782 / 1.032 / 1.569   Chicago 0.822 / 1.063 / 1.461
- *   2–5 km:   NYC 0.776 / 1.039 / 1.504   Chicago 0.741 / 0.982 / 1.353
- *   5–10 km:  NYC 0.762 / 0.991 / 1.380   Chicago 0.681 / 0.929 / 1.282
- *   10–20 km: NYC 0.759 / 0.999 / 1.331   Chicago 0.683 / 0.856 / 1.141
- *   20+ km:   NYC 0.803 / 0.986 / 1.381   Chicago 0.685 / 0.758 / 0.970
- * (Chicago's long trips run on expressways, faster than the generic profile's speeds.)
+ * centroids under its meter of 2012), on the tariff cities' route profile (TARIFF_ROUTE_PROFILE:
+ * speeds rising with the trip's length, since 2026-12-06). Each city alone, p5 / p50 / p95:
+ *   0–2 km:   NYC 0.750 / 0.995 / 1.508   Chicago 0.799 / 1.035 / 1.422
+ *   2–5 km:   NYC 0.764 / 1.020 / 1.478   Chicago 0.736 / 0.969 / 1.339
+ *   5–10 km:  NYC 0.791 / 1.025 / 1.435   Chicago 0.710 / 0.957 / 1.313
+ *   10–20 km: NYC 0.835 / 1.079 / 1.472   Chicago 0.741 / 0.930 / 1.224
+ *   20+ km:   NYC 0.897 / 1.086 / 1.555   Chicago 0.797 / 0.867 / 1.115
+ * (Before the distance factors, on one speed an hour at any length: 20+ km NYC 0.986, Chicago
+ * 0.758 at the median — the rule on an overlong duration overstated long trips.)
  */
 export const RESOLVED_ROUTE_RATIOS: ReadonlyArray<RatioBand> = [
-  { upToKm: 2, trips: { nyc: 1813, chicago: 2162 }, ratios: [0.721, 0.793, 0.845, 0.931, 1.049, 1.191, 1.362, 1.528, 2.244] },
-  { upToKm: 5, trips: { nyc: 2421, chicago: 3382 }, ratios: [0.66, 0.758, 0.81, 0.898, 1.007, 1.135, 1.306, 1.449, 1.808] },
-  { upToKm: 10, trips: { nyc: 967, chicago: 1789 }, ratios: [0.585, 0.733, 0.778, 0.853, 0.957, 1.083, 1.232, 1.338, 1.652] },
-  { upToKm: 20, trips: { nyc: 435, chicago: 845 }, ratios: [0.636, 0.71, 0.75, 0.822, 0.912, 1.035, 1.184, 1.277, 1.484] },
-  { upToKm: Number.POSITIVE_INFINITY, trips: { nyc: 59, chicago: 1061 }, ratios: [0.664, 0.697, 0.712, 0.758, 0.869, 0.997, 1.123, 1.267, 1.46] }
+  { upToKm: 2, trips: { nyc: 1813, chicago: 2162 }, ratios: [0.69, 0.767, 0.814, 0.9, 1.015, 1.154, 1.322, 1.473, 2.173] },
+  { upToKm: 5, trips: { nyc: 2421, chicago: 3382 }, ratios: [0.653, 0.749, 0.799, 0.885, 0.992, 1.117, 1.284, 1.421, 1.781] },
+  { upToKm: 10, trips: { nyc: 967, chicago: 1789 }, ratios: [0.61, 0.754, 0.804, 0.88, 0.989, 1.117, 1.275, 1.388, 1.684] },
+  { upToKm: 20, trips: { nyc: 435, chicago: 845 }, ratios: [0.675, 0.777, 0.818, 0.89, 0.984, 1.126, 1.291, 1.41, 1.643] },
+  { upToKm: Number.POSITIVE_INFINITY, trips: { nyc: 59, chicago: 1061 }, ratios: [0.771, 0.81, 0.826, 0.867, 0.977, 1.114, 1.28, 1.419, 1.641] }
 ]
 
 /** The ratio real ÷ rule(resolved route) at level `q` for a resolved distance: its band's quantiles, linear between levels. */

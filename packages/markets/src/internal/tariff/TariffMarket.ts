@@ -40,9 +40,17 @@ import { zoneLocator } from "./Zones.js"
 /**
  * How the route resolvers estimate routes in a market with no records of its own: core's
  * generic city profile (detour factor 1.35, door-to-door speeds by hour; sources in
- * docs/pricing.md, "Route resolution"). The route calibration was measured with it.
+ * docs/route-resolution.md), with speeds that rise with the trip's length. The factors are the
+ * inverse of real ÷ generic duration, median of the bundled NYC (GPS, 2016) and Chicago
+ * (2013–2016) records pooled, at the middle of each band of resolved distance: 0–2 km 1.21,
+ * 2–5 km 1.04, 5–10 km 0.85, 10–20 km 0.64, 20–40 km 0.485
+ * (tools/markets/research/resolved-durations-by-distance.mjs). Without them a 65 km airport run
+ * resolved to 186 minutes. The route calibration was measured with this profile.
  */
-export const TARIFF_ROUTE_PROFILE: RouteProfile = SAMPLE_ROUTE_PROFILE
+export const TARIFF_ROUTE_PROFILE: RouteProfile = {
+  ...SAMPLE_ROUTE_PROFILE,
+  speedFactorByKm: [[1, 0.83], [3.5, 0.96], [7.5, 1.18], [15, 1.56], [30, 2.06]]
+}
 
 /** The levels the distribution is evaluated at; between them it is linear, beyond them flat. */
 const GRID = [0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99] as const

@@ -108,8 +108,11 @@ describe.runIf(postgresAvailable)("the access feed on PostgreSQL", () => {
       const late = yield* feed.since(early.cursor)
 
       const seen: Array<AccessChange> = [...early.changes, ...late.changes]
-      expect(seen).toContainEqual({ _tag: "AccountChanged", accountId: slow })
-      expect(seen).toContainEqual({ _tag: "TokenRevoked", accountId: fast, jti: token.jti, expiresAtMs: token.expiresAtMs })
+      // It failed once in a full local run under load (2026-12-06) and never alone: on failure,
+      // say what each read returned and where its cursor stood, so the next failure names its cause.
+      const story = JSON.stringify({ cursor, early, late })
+      expect(seen, story).toContainEqual({ _tag: "AccountChanged", accountId: slow })
+      expect(seen, story).toContainEqual({ _tag: "TokenRevoked", accountId: fast, jti: token.jti, expiresAtMs: token.expiresAtMs })
     }).pipe(Effect.scoped))
 
   it.live("wakes listeners on every change, and again after its listening connection is terminated", () =>

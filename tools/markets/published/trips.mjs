@@ -1,7 +1,6 @@
 // The trips of the published-fare comparisons in docs/markets-basis.md ("Comparisons with published
 // fares", airport cities): one backtest line each. Regenerate: node tools/markets/published/trips.mjs
-// (--check: fail when trips.jsonl is not what this writes; tools/test/published-trips.test.ts runs it)
-import { readFileSync, writeFileSync } from "node:fs"
+import { writeFileSync } from "node:fs"
 import { pathToFileURL } from "node:url"
 const P = (latitude, longitude) => ({ latitude, longitude })
 const KM_MI = 1.609344
@@ -92,19 +91,11 @@ const trips = [
   t("rome-cia-2024-01", "romTermini", "CIA", "2024-01-16T11:00:00+01:00"),
   t("rome-fco-2012", "FCO", "romPantheon", "2012-10-17T11:00:00+02:00"),
 ]
-/** The text of trips.jsonl: one backtest line per trip. */
+/** The text of trips.jsonl: one backtest line per trip (tools/test/published-trips.test.ts compares it). */
 export const render = () => trips.map((x) => JSON.stringify(x)).join("\n") + "\n"
 
-const FILE = new URL("./trips.jsonl", import.meta.url)
-// Run as a script: write trips.jsonl (or, with --check, fail when the checked-in copy differs).
+// Run as a script (not imported by the test): write trips.jsonl.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  if (process.argv.includes("--check")) {
-    if (readFileSync(FILE, "utf8") !== render()) {
-      console.error("tools/markets/published/trips.jsonl is stale: run node tools/markets/published/trips.mjs and commit it")
-      process.exit(1)
-    }
-  } else {
-    writeFileSync(FILE, render())
-    console.log(`${trips.length} trips`)
-  }
+  writeFileSync(new URL("./trips.jsonl", import.meta.url), render())
+  console.log(`${trips.length} trips`)
 }

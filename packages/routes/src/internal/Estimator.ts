@@ -32,24 +32,29 @@ export const areaFactor = (areaSpeed: AreaSpeed | undefined, pickup: Coordinates
 
 /**
  * The profile's speed factor at a route's length: linear between its knots, flat beyond the
- * ends, 1 without knots. The knots keep distance ÷ factor rising with distance (checked in the
- * tests), so a longer route never resolves to a shorter duration.
+ * ends, 1 without knots. The shipped knots keep distance ÷ factor rising with distance (tested),
+ * so a longer route never resolves to a shorter duration.
  */
 export const speedFactorAt = (knots: RouteProfile["speedFactorByKm"], distanceKm: number): number => {
   if (knots === undefined || knots.length === 0) return 1
-  const first = knots[0], last = knots[knots.length - 1]
-  if (first === undefined || last === undefined) return 1
-  if (distanceKm <= first[0]) return first[1]
-  if (distanceKm >= last[0]) return last[1]
-  for (let i = 1; i < knots.length; i++) {
-    const [x1, y1] = knots[i] ?? last
-    if (distanceKm <= x1) {
-      const [x0, y0] = knots[i - 1] ?? first
-      return y0 + ((distanceKm - x0) / (x1 - x0)) * (y1 - y0)
-    }
+  let [x0, y0] = knots[0] ?? [0, 1]
+  if (distanceKm <= x0) return y0
+  for (const [x1, y1] of knots) {
+    if (distanceKm <= x1) return y0 + ((distanceKm - x0) / (x1 - x0)) * (y1 - y0)
+    x0 = x1
+    y0 = y1
   }
-  return last[1]
+  return y0
 }
+
+/**
+ * The profile's speed, km/h, for a route of `distanceKm` at `hour`: the hour's speed × the
+ * factor at that length (NaN for an hour the profile lacks). Every estimate the routes make of
+ * a profile reads its speed here, so the estimator, the empirical table and what is learned
+ * from records agree on it.
+ */
+export const profileSpeedKmh = (profile: RouteProfile, hour: number, distanceKm: number): number =>
+  (profile.speedKmhByHour[hour] ?? Number.NaN) * speedFactorAt(profile.speedFactorByKm, distanceKm)
 
 /**
  * Pure; fails only for a profile that cannot give an estimate (bad detour factor or speed).
@@ -64,14 +69,14 @@ export const estimateRoute = (
   profile: RouteProfile,
   areaSpeed?: AreaSpeed
 ): Either.Either<ResolvedRoute, RouteUnavailable> => {
-  const speed = (profile.speedKmhByHour[localHour] ?? Number.NaN) * areaFactor(areaSpeed, pickup, destination)
   if (!(Number.isFinite(profile.detourFactor) && profile.detourFactor >= 1)) {
     return Either.left(new RouteUnavailable({ message: `market route profile has an unusable detour factor` }))
   }
+  const distanceKm = greatCircleKm(pickup, destination) * profile.detourFactor
+  const speed = profileSpeedKmh(profile, localHour, distanceKm) * areaFactor(areaSpeed, pickup, destination)
   if (!(Number.isFinite(speed) && speed > 0)) {
     return Either.left(new RouteUnavailable({ message: `market route profile has no usable speed for hour ${localHour}` }))
   }
-  const distanceKm = greatCircleKm(pickup, destination) * profile.detourFactor
-  const durationMinutes = PICKUP_DROPOFF_MINUTES + (distanceKm / (speed * speedFactorAt(profile.speedFactorByKm, distanceKm))) * 60
+  const durationMinutes = PICKUP_DROPOFF_MINUTES + (distanceKm / speed) * 60
   return Either.right({ distanceKm: round(distanceKm, 0.01), durationMinutes: round(durationMinutes, 0.1) })
 }

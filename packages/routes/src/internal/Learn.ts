@@ -12,7 +12,7 @@
  */
 import { greatCircleKm } from "@ridequote/core"
 import type { Coordinates, RouteProfile } from "@ridequote/core"
-import { PICKUP_DROPOFF_MINUTES } from "./Estimator.js"
+import { PICKUP_DROPOFF_MINUTES, profileSpeedKmh } from "./Estimator.js"
 import type { AreaSpeed, Grid, OdCells, RouteKnowledge } from "./Knowledge.js"
 import { cellKey } from "./Knowledge.js"
 
@@ -96,7 +96,7 @@ export const learnAreaSpeed = (samples: ReadonlyArray<RouteSample>, profile: Rou
   const sums = new Map<string, { estimated: number; real: number; n: number }>()
   for (const s of samples) {
     if (greatCircleKm(s.pickup, s.destination) < MIN_RESOLVABLE_KM) continue
-    const speed = profile.speedKmhByHour[s.hour] ?? 0
+    const speed = profileSpeedKmh(profile, s.hour, s.distanceKm)
     if (!(speed > 0)) continue
     const key = cellKey(grid, midpoint(s))
     const cell = sums.get(key) ?? { estimated: 0, real: 0, n: 0 }
@@ -124,7 +124,7 @@ export const learnOdCells = (samples: ReadonlyArray<RouteSample>, profile: Route
   const grid = gridAt(Number.isFinite(lat) ? lat : 0, 1)
   const pairs = new Map<string, { km: Array<number>; factor: Array<number> }>()
   for (const s of samples) {
-    const speed = profile.speedKmhByHour[s.hour] ?? 0
+    const speed = profileSpeedKmh(profile, s.hour, s.distanceKm)
     if (!(speed > 0)) continue
     const key = `${cellKey(grid, s.pickup)}>${cellKey(grid, s.destination)}`
     const pair = pairs.get(key) ?? { km: [], factor: [] }

@@ -6,7 +6,7 @@
 import { Either, Layer } from "effect"
 import { greatCircleKm, RouteResolver } from "@ridequote/core"
 import type { Coordinates, ResolvedRoute, RouteProfile, RouteQuery, RouteUnavailable } from "@ridequote/core"
-import { estimateRoute, PICKUP_DROPOFF_MINUTES } from "./Estimator.js"
+import { estimateRoute, PICKUP_DROPOFF_MINUTES, profileSpeedKmh } from "./Estimator.js"
 import type { OdCells, RouteKnowledge } from "./Knowledge.js"
 import { cellKey, knowledgeOf } from "./Knowledge.js"
 import { MIN_RESOLVABLE_KM } from "./Learn.js"
@@ -45,9 +45,10 @@ export const empiricalRoute = (
   if (greatCircleKm(pickup, destination) < MIN_RESOLVABLE_KM) return undefined
   const cells = knowledge.odCells
   const found = indexOf(cells).get(`${cellKey(cells, pickup)}>${cellKey(cells, destination)}`)
-  const speed = profile.speedKmhByHour[hour] ?? 0
-  if (found === undefined || !(speed > 0)) return undefined
+  if (found === undefined) return undefined
   const [km, factor] = found
+  const speed = profileSpeedKmh(profile, hour, km)
+  if (!(speed > 0)) return undefined
   return {
     distanceKm: Number(km.toFixed(2)),
     durationMinutes: Number((PICKUP_DROPOFF_MINUTES + factor * (km / speed) * 60).toFixed(1))

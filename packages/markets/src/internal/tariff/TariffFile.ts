@@ -17,6 +17,7 @@
  */
 import { Currency, MarketId, ServiceLevel } from "@ridequote/core"
 import { Either, Schema } from "effect"
+import type { ParseResult } from "effect"
 import { Area, decodeProblem, LocalDate, parseJson, TimeZone } from "../ModelFile.js"
 
 /** The `format` field every tariff file carries. */
@@ -150,8 +151,8 @@ export const Meter = Schema.Struct({
     counter: Schema.optional(Schema.Literal("separate", "shared", "concurrent"))
   }).pipe(
     Schema.filter((t) => t.runs !== "below-speed" || t.crossoverKmh !== undefined || "below-speed needs crossoverKmh"),
-    Schema.filter((t) => t.counter !== "shared" || t.runs === "below-speed" || "a shared counter counts slow time: runs must be below-speed"),
-    Schema.filter((t) => t.counter !== "concurrent" || t.runs === "below-speed" || "a concurrent counter adds slow time to the distance: runs must be below-speed")
+    // A shared or concurrent counter is a way of counting slow time: there must be some.
+    Schema.filter((t) => t.counter === undefined || t.counter === "separate" || t.runs === "below-speed" || `a ${t.counter} counter counts slow time: runs must be below-speed`)
   ),
   units: Schema.Literal("started", "completed")
 }).pipe(
@@ -449,10 +450,14 @@ export type TariffHead = typeof TariffHead.Type
 
 const decodeHead = Schema.decodeUnknownEither(TariffHead, { errors: "all", onExcessProperty: "ignore" })
 
+/** A file whose structure does not decode, with the report of what was expected where. */
+const undecodable = (path: string, error: ParseResult.ParseError): TariffInvalid =>
+  new TariffInvalid({ path, message: `tariff ${path}: ${decodeProblem(error)}` })
+
 /** The head of a tariff file with `define` (see `TariffHead`); `path` only labels the error. */
 export const decodeTariffHead = (path: string, json: unknown): Either.Either<TariffHead, TariffInvalid> =>
   decodeHead(json).pipe(
-    Either.mapLeft((e) => new TariffInvalid({ path, message: `tariff ${path}: ${decodeProblem(e)}` }))
+    Either.mapLeft((e) => undecodable(path, e))
   )
 
 /** A whole tariff file, decoded and checked. */
@@ -478,7 +483,7 @@ export const decodeTariffJson = (path: string, json: unknown): Either.Either<Tar
     return Either.left(new TariffInvalid({ path, message: `tariff ${path}: unsupported version ${String(json.version)} (this program reads ${TARIFF_VERSION})` }))
   }
   return decodeTariff(json).pipe(
-    Either.mapLeft((e) => new TariffInvalid({ path, message: `tariff ${path}: ${decodeProblem(e)}` }))
+    Either.mapLeft((e) => undecodable(path, e))
   )
 }
 

@@ -1,0 +1,2 @@
+/** Types of trips.mjs for the tests that import it. */
+export declare const render: () => string

@@ -104,6 +104,16 @@ describe("a change whose day is not known (changedAfter)", () => {
     expect(range(AIRPORT, SUBURB, "2025-07-31")).toEqual([[40, 40, 40]])
   })
 
+  it("a rule between two known ones that was not read (between: unread-version) prices the same span and says why", () => {
+    const unread = market([EARLIER, { ...LATER, between: "unread-version" }])
+    const [offer] = unread.offers(suppliedTrip(unread, AIRPORT, CENTRE, 30, 45)("2025-01-10T11:00:00+02:00"))
+    expect([offer?.distribution.quantile(0.05), offer?.distribution.quantile(0.95)]).toEqual([50, 55])
+    expect(offer?.source?.level?.evidence).toBe(
+      "a rule in force between 2024-07-16 and 2025-07-31 was not read (its amounts are not known): fares of 2020 (50 EUR) was last seen in force on 2024-07-16, " +
+        "fares of 2024 (55 EUR) in force from 2025-07-31; the trip's date 2025-01-10 falls between, so its price spans both versions"
+    )
+  })
+
   it("a trip neither version covers is refused in the window too", () => {
     expect(offers(CENTRE, SUBURB, "2025-01-10")).toEqual([])
   })
@@ -135,6 +145,11 @@ describe("changedAfter: decode checks", () => {
     expect(problem([EARLIER, LATER])).toBe("valid")
     // The previous version's own date is allowed: last seen in force on the day it took effect.
     expect(problem([EARLIER, { ...LATER, changedAfter: "2020-01-01" }])).toBe("valid")
+  })
+
+  it("refuses between without changedAfter", () => {
+    expect(problem([EARLIER, { ...LATER, changedAfter: undefined, between: "unread-version" }])).toContain("between is read only with changedAfter")
+    expect(problem([EARLIER, { ...LATER, between: "unknown-day" }])).toBe("valid")
   })
 
   it("refuses it on the first version, on or after effectiveFrom, before the previous version, or in a fitted market's file", () => {

@@ -142,6 +142,8 @@ const receiptLine = (r: PricedTrip): string =>
 const versionNotes = (v: TariffDocument["tariffs"][number]["versions"][number]): string =>
   (v.changedAfter === undefined
     ? ""
+    : v.between === "unread-version"
+    ? `; a rule in force between ${v.changedAfter} (the earlier rule last seen in force) and ${v.effectiveFrom} was not read: trips dated ${v.changedAfter}..${v.effectiveFrom} are priced on both neighbours`
     : `; changed on a day not known after ${v.changedAfter} (the earlier rule last seen in force), in force by ${v.effectiveFrom}: trips dated ${v.changedAfter}..${v.effectiveFrom} are priced on both`) +
   (v.caveat === undefined ? "" : `; caveat (checked ${v.caveat.checked}): ${v.caveat.note}`)
 

@@ -75,9 +75,9 @@ describe("Paris: 2024-01-27 to 2025-01-31, the arrêté for 2024 not read: price
     expect([price(OPERA, CDG_T2E, at), price(MONTPARNASSE, CDG_T1, at), price(OPERA, ORLY_4, at), price(MONTPARNASSE, ORLY_4, at)])
       .toEqual([[[55, 56]], [[62, 65]], [[41, 45]], [[35, 36]]])
     const evidence = offers(ORLY_4, OPERA, at)[0]?.source?.level?.evidence ?? ""
-    expect(evidence).toContain("the rule changed on a day not known between 2024-01-27 and 2025-02-01")
+    expect(evidence).toContain("a rule in force between 2024-01-27 and 2025-02-01 was not read (its amounts are not known)")
     expect(evidence).toContain("(41 EUR) was last seen in force on 2024-01-27")
-    expect(evidence).toContain("(45 EUR) first seen in force on 2025-02-01")
+    expect(evidence).toContain("(45 EUR) in force from 2025-02-01")
     expect(offers(OPERA, MONTPARNASSE, at)).toEqual([])
   })
   it("the window's ends: 2024-01-27 and 2025-01-31 span both, 2024-01-26 and 2025-02-01 are exact", () => {

@@ -166,18 +166,24 @@ const sideText = (side: WindowSide, currency: string): string =>
 
 /**
  * The evidence of a trip dated inside a change window (a version's `changedAfter`): the two
- * versions, their amounts where fixed, the window, and how the price was built from them.
+ * versions, their amounts where fixed, the window, why it exists (one change on a day not
+ * known, or a rule between the two that was not read: the later version's `between`), and how
+ * the price was built from them.
  */
 export const changeWindowNote = (
-  window: { readonly from: string; readonly until: string },
+  window: { readonly from: string; readonly until: string; readonly later: { readonly between?: "unknown-day" | "unread-version" | undefined } },
   earlier: WindowSide,
   later: WindowSide,
   tripDate: string,
   currency: string
 ): string => {
-  const head = `the rule changed on a day not known between ${window.from} and ${window.until}: ` +
-    `${sideText(earlier, currency)} was last seen in force on ${window.from}, ` +
-    `${sideText(later, currency)} first seen in force on ${window.until}; the trip's date ${tripDate} falls between`
+  const head = window.later.between === "unread-version"
+    ? `a rule in force between ${window.from} and ${window.until} was not read (its amounts are not known): ` +
+      `${sideText(earlier, currency)} was last seen in force on ${window.from}, ` +
+      `${sideText(later, currency)} in force from ${window.until}; the trip's date ${tripDate} falls between`
+    : `the rule changed on a day not known between ${window.from} and ${window.until}: ` +
+      `${sideText(earlier, currency)} was last seen in force on ${window.from}, ` +
+      `${sideText(later, currency)} first seen in force on ${window.until}; the trip's date ${tripDate} falls between`
   if (earlier.covers && later.covers) return `${head}, so its price spans both versions`
   const [covering, other] = earlier.covers ? [earlier, later] : [later, earlier]
   return `${head}; ${other.version.name} has no fare for this trip, so it is priced on ${covering.version.name} alone`

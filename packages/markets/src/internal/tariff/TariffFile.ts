@@ -239,6 +239,14 @@ export const TariffVersion = Schema.Struct({
    * names them and the window. Markets defined by their tariff only.
    */
   changedAfter: Schema.optional(LocalDate),
+  /**
+   * Why a `changedAfter` window exists: `"unknown-day"` (the default) when the two versions are
+   * the rules before and after one change whose day is not known; `"unread-version"` when the
+   * days are known but a rule in force between them was not read (its amounts are not known,
+   * Paris's forfaits of 2024), so the trip is priced between its neighbours. Only with
+   * `changedAfter`.
+   */
+  between: Schema.optional(Schema.Literal("unknown-day", "unread-version")),
   source: TariffSource,
   meter: Schema.optional(Meter),
   /** Meters that replace `meter` under conditions (markets defined by their tariff only). */
@@ -416,6 +424,7 @@ const tariffProblem = (t: typeof TariffFields.Type): string | undefined => {
       const windowProblem = changedAfterProblem(p.versions, i)
       if (windowProblem !== undefined) return `${at}: ${windowProblem}`
       if (t.define === undefined && v.changedAfter !== undefined) return `${at}: changedAfter is read for markets defined by their tariff only`
+      if (v.between !== undefined && v.changedAfter === undefined) return `${at}: between is read only with changedAfter (it says why the window exists)`
       const named = [
         ...v.meterVariants.flatMap((m) => conditionZones(m.when)),
         ...v.flatFares.flatMap((f) => [...f.between[0], ...f.between[1], ...conditionZones(f.when)]),

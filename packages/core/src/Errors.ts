@@ -86,12 +86,13 @@ export type NearestMarket = typeof NearestMarket.Type
  * Why a trip is not served: its pickup lies in no market, its destination beyond the pickup
  * market's reach, or the market has no published rule for it.
  */
-export const NotServedReason = Schema.Literal("pickup-outside-markets", "destination-beyond-reach", "no-rule-for-trip").annotations({
+export const NotServedReason = Schema.Literal("pickup-outside-markets", "destination-beyond-reach", "no-rule-for-trip", "no-rule-for-date").annotations({
   identifier: "NotServedReason",
   description: "pickup-outside-markets: no market serves the pickup point; destination-beyond-reach: the pickup's market " +
     "serves it, but the destination lies farther from that market's area than its reach; no-rule-for-trip: the market's " +
     "published rules price none of its offers for this trip (a market of an airport's fixed fares alone, asked for a " +
-    "trip that none of them covers)"
+    "trip that none of them covers); no-rule-for-date: the trip's local date is before the earliest rule the market " +
+    "knows, and the rule in force then is known to differ from it but not known itself (Dallas before 2026-01-25)"
 })
 export type NotServedReason = typeof NotServedReason.Type
 
@@ -185,6 +186,18 @@ export const noRuleForTrip = (market: MarketId, airports: ReadonlyArray<string>)
     message: `market ${market} publishes no price for this trip: its rules price only the trips they name` +
       (airports.length === 0 ? "" : ` (airports ${airports.join(", ")})`),
     reason: "no-rule-for-trip"
+  })
+
+/**
+ * The refusal of a trip dated before the earliest rule its market knows, where the rule then is
+ * known to have differed (a market whose file says so; most price such a trip on their earliest
+ * rule, with a note): "market dallas knows no rule in force on 2024-01-01: its earliest known rule
+ * is in force from 2026-01-25".
+ */
+export const noRuleForDate = (market: MarketId, tripDate: string, knownFrom: string): MarketNotServed =>
+  new MarketNotServed({
+    message: `market ${market} knows no rule in force on ${tripDate}: its earliest known rule is in force from ${knownFrom}`,
+    reason: "no-rule-for-date"
   })
 
 /** Token issue with a missing, unknown or wrong key/secret; one message for every case. */

@@ -115,6 +115,12 @@ export interface Market {
   readonly localTime: (at: DateTime.Utc, where: Coordinates) => LocalTime
   /** One offer per (provider, service level) the market has; deterministic for equal trips. */
   readonly offers: (trip: Trip) => ReadonlyArray<ProviderOffer>
+  /**
+   * Why a trip it has no offer for is not served, where the market can say more than "no rule
+   * for this trip" (`no-rule-for-trip`, the default): a trip dated before the earliest rule it
+   * knows (`no-rule-for-date`). Undefined: the default.
+   */
+  readonly unoffered?: (trip: Trip) => MarketNotServed | undefined
   /** What it covers, for listings; a market without it is priced as usual but not listed. */
   readonly coverage?: MarketCoverage
   /** How far its trips may go; absent: any destination (the sample market serves the whole Earth). */

@@ -227,7 +227,7 @@ export const QuotesLive: Layer.Layer<Quotes, never, MarketData | RouteResolver |
         departAt
       }
       return Effect.flatMap(pricing.price(market, trip, q.account.pricing), (priced) => {
-        const offered = offeredRule(market, priced.marketPrices)
+        const offered = offeredRule(market, trip, priced.marketPrices)
         return Either.isLeft(offered) ? Effect.fail(offered.left) : Effect.succeed(respond(market, route, mode, priced, q.context))
       })
     }

@@ -8,7 +8,7 @@ import { destinationBeyondReach, InvalidRequest, noRuleForTrip, RouteMetadataInc
 import type { MarketNotServed } from "../Errors.js"
 import type { Coordinates } from "../Geo.js"
 import { MAX_ABS_LATITUDE, MAX_ABS_LONGITUDE } from "../Geo.js"
-import type { Market } from "../ports/MarketData.js"
+import type { Market, Trip } from "../ports/MarketData.js"
 import type { Mode, RouteSource } from "../Quote.js"
 import { MAX_DISTANCE_KM, MAX_DURATION_MINUTES, MAX_SCHEDULE_AHEAD_DAYS } from "../Quote.js"
 
@@ -149,10 +149,11 @@ export const reachRule = (market: Market, destination: Coordinates): Either.Eith
  * A trip the market prices with no offer at all is not served: a market of an airport's
  * published fixed fares alone has a price for the trips they cover and none for others, and an
  * answer with empty `marketPrices` would read as a price of nothing. The refusal names the
- * market's airports, where the trips it does price begin or end.
+ * market's airports, where the trips it does price begin or end; a market that can say more (a
+ * trip dated before the earliest rule it knows) gives its own refusal (`Market.unoffered`).
  */
-export const offeredRule = (market: Market, marketPrices: Readonly<Record<string, unknown>>): Either.Either<void, MarketNotServed> => {
+export const offeredRule = (market: Market, trip: Trip, marketPrices: Readonly<Record<string, unknown>>): Either.Either<void, MarketNotServed> => {
   for (const _ in marketPrices) return Either.void
-  return Either.left(noRuleForTrip(market.id, (market.coverage?.airports ?? []).map((a) => a.iata)))
+  return Either.left(market.unoffered?.(trip) ?? noRuleForTrip(market.id, (market.coverage?.airports ?? []).map((a) => a.iata)))
 }
 

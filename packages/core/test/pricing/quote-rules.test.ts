@@ -2,9 +2,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Effect, Exit, Layer, TestClock } from "effect"
 import type { BehaviorId } from "../../src/Ids.js"
-import { MarketNotServed } from "../../src/Errors.js"
+import { MarketNotServed, noRuleForDate } from "../../src/Errors.js"
 import { MarketData } from "../../src/ports/MarketData.js"
-import type { Market } from "../../src/ports/MarketData.js"
+import type { Market, Trip } from "../../src/ports/MarketData.js"
 import { RouteResolver } from "../../src/ports/RouteResolver.js"
 import { Quotes } from "../../src/pricing/Quotes.js"
 import { SAMPLE_OFFERS, servingEverywhere } from "../../src/pricing/SampleMarket.js"
@@ -286,6 +286,28 @@ describe("quote bounds", () => {
       const error = Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error : undefined
       expect(error?._tag === "MarketNotServed" && error.reason).toBe("no-rule-for-trip")
       expect(error?.message).toContain("(airports BER)")
+      expect(records[0]?.decision).toMatchObject({ outcome: "rejected", code: "result:market-not-served" })
+    }))
+
+  it.effect("a market with no offer that says why (a date before the earliest rule it knows) → its own refusal, no-rule-for-date, audited", () =>
+    Effect.gen(function*() {
+      const seen: Array<Trip> = []
+      const tooEarly: Market = {
+        ...sampleMarket,
+        offers: () => [],
+        unoffered: (trip) => {
+          seen.push(trip)
+          return noRuleForDate(sampleMarket.id, "2024-01-01", "2026-01-25")
+        }
+      }
+      const { exit, records } = yield* quoteAt(supplied, {
+        marketData: Layer.succeed(MarketData, { marketAt: () => Effect.succeed(tooEarly), markets: [tooEarly] })
+      })
+      const error = Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error : undefined
+      expect(error?._tag === "MarketNotServed" && error.reason).toBe("no-rule-for-date")
+      expect(error?.message).toBe(`market ${sampleMarket.id} knows no rule in force on 2024-01-01: its earliest known rule is in force from 2026-01-25`)
+      // The market is asked about the trip it priced (with its route and departure).
+      expect(seen.map((t) => [t.distanceKm, t.durationMinutes])).toEqual([[supplied.distanceKm, supplied.durationMinutes]])
       expect(records[0]?.decision).toMatchObject({ outcome: "rejected", code: "result:market-not-served" })
     }))
 

@@ -329,7 +329,14 @@ export const MarketDefinition = Schema.Struct({
    * (default `DEFAULT_REACH_KM`, 150): a destination farther away is refused as not served
    * (docs/airports.md, "Reach").
    */
-  reachKm: Schema.optional(Positive)
+  reachKm: Schema.optional(Positive),
+  /**
+   * A trip dated before the earliest version of every tariff: `"price-on-first"` (the default)
+   * prices it on that version with a note; `"refuse"` answers `market-not-served`, reason
+   * `no-rule-for-date`, for a market whose earlier rule is known to differ and is not known
+   * (Dallas: today's figures first seen 2026-01-25; DFW's fares were raised in 2024).
+   */
+  beforeFirstRule: Schema.optional(Schema.Literal("price-on-first", "refuse"))
 })
 
 /**

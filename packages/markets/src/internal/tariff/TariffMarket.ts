@@ -21,7 +21,7 @@
  */
 import { DateTime } from "effect"
 import type { LocalTime, Market, OfferSource, PriceDistribution, ProviderOffer, RouteProfile, Trip } from "@ridequote/core"
-import { minorDigits, normalQuantile, SAMPLE_ROUTE_PROFILE } from "@ridequote/core"
+import { minorDigits, noRuleForDate, normalQuantile, SAMPLE_ROUTE_PROFILE } from "@ridequote/core"
 import { contains } from "../Area.js"
 import { localClock, localDateClock } from "../LocalClock.js"
 import type { Area } from "../ModelFile.js"
@@ -279,7 +279,8 @@ export const lazyDefinedMarket = (head: TariffHead, load: () => TariffDocument):
     },
     serves: (p) => contains(head.define.area, p) || (also.length > 0 && also.some((z) => (alsoLocate ??= zoneLocator(alsoZones()))(p).has(z))),
     localTime: (at): LocalTime => clock(DateTime.toEpochMillis(at)),
-    offers: (trip) => full().offers(trip)
+    offers: (trip) => full().offers(trip),
+    ...(head.define.beforeFirstRule === "refuse" ? { unoffered: (trip: Trip) => full().unoffered?.(trip) } : {})
   }
 }
 
@@ -298,6 +299,15 @@ const pricedMarket = (head: TariffHead, document: TariffDocument): DefinedMarket
     contains(definition.area, p) || (also.length > 0 && also.some((z) => tariffs.locate(p).has(z)))
   const viewOf = (trip: Trip): TariffTripView =>
     tariffTripView(tariffs, localDateOf, trip, trip.departAt === undefined ? undefined : DateTime.toEpochMillis(trip.departAt))
+  // A market whose file refuses trips before its earliest rule: the first day any tariff knows.
+  const knownFrom = definition.beforeFirstRule === "refuse"
+    ? document.tariffs.map((t) => t.versions[0]?.effectiveFrom ?? "").reduce((a, b) => (b < a ? b : a))
+    : undefined
+  const beforeKnown = (trip: Trip): string | undefined => {
+    if (knownFrom === undefined || trip.departAt === undefined) return undefined
+    const date = localDateOf(DateTime.toEpochMillis(trip.departAt))
+    return date < knownFrom ? date : undefined
+  }
   return {
     timeZone: definition.timeZone,
     id: document.market,
@@ -310,7 +320,14 @@ const pricedMarket = (head: TariffHead, document: TariffDocument): DefinedMarket
     area: definition.area,
     serves,
     localTime: (at): LocalTime => clock(DateTime.toEpochMillis(at)),
+    ...(knownFrom === undefined ? {} : {
+      unoffered: (trip: Trip) => {
+        const date = beforeKnown(trip)
+        return date === undefined ? undefined : noRuleForDate(document.market, date, knownFrom)
+      }
+    }),
     offers: (trip: Trip): ReadonlyArray<ProviderOffer> => {
+      if (knownFrom !== undefined && beforeKnown(trip) !== undefined) return []
       const view = viewOf(trip)
       const out: Array<ProviderOffer> = []
       document.tariffs.forEach((tariff, i) => {

@@ -234,16 +234,16 @@ describe("market selection by pickup", () => {
         const markets = yield* MarketData
         const result = yield* Effect.either(markets.marketAt(LISBON))
         expect(Either.isLeft(result) && result.left._tag).toBe("MarketNotServed")
-        // The refusal names the nearest markets, measured to their areas: from Lisbon, Barcelona
-        // (~995 km to its box), then Paris (~1,440 km).
+        // The refusal names the nearest markets, measured to their areas: from Lisbon, Madrid
+        // (~497 km to its box), then Barcelona (~995 km).
         const nearest = Either.isLeft(result) ? result.left.nearest ?? [] : []
         expect(nearest.length).toBe(Math.min(3, markets.markets.length))
         expect(nearest.map((m) => m.distanceKm)).toEqual([...nearest.map((m) => m.distanceKm)].sort((a, b) => a - b))
-        expect(nearest.slice(0, 2).map((m) => m.id)).toEqual(["barcelona", "paris"])
-        expect(nearest[0]?.distanceKm).toBeGreaterThan(900)
-        expect(nearest[0]?.distanceKm).toBeLessThan(1_100)
-        expect(nearest[1]?.distanceKm).toBeGreaterThan(1_350)
-        expect(nearest[1]?.distanceKm).toBeLessThan(1_550)
+        expect(nearest.slice(0, 2).map((m) => m.id)).toEqual(["madrid", "barcelona"])
+        expect(nearest[0]?.distanceKm).toBeGreaterThan(450)
+        expect(nearest[0]?.distanceKm).toBeLessThan(550)
+        expect(nearest[1]?.distanceKm).toBeGreaterThan(900)
+        expect(nearest[1]?.distanceKm).toBeLessThan(1_100)
         expect(Either.isLeft(result) && result.left.message).toMatch(/^no market serves \(.*\); nearest: .+ \([\d,]+ km\)/)
         expect((yield* markets.marketAt(TIMES_SQUARE)).id).toBe("nyc")
       }))

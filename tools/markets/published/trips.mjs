@@ -25,7 +25,8 @@ const pl = {
   CDG: P(49.0045, 2.5715), ORY: P(48.7233, 2.3593), parOpera: P(48.8719, 2.3316), parMontparnasse: P(48.8422, 2.3211),
   SEA: P(47.4435, -122.3016), seaWestlake: P(47.6114, -122.337),
   GRU: P(-23.4322, -46.4692), spPinheiros: P(-23.5614, -46.6937), mexCondesa: P(19.4115, -99.174),
-  FCO: P(41.8003, 12.2389), CIA: P(41.799, 12.5946), romPantheon: P(41.8986, 12.4769), romTermini: P(41.9009, 12.501)
+  FCO: P(41.8003, 12.2389), CIA: P(41.799, 12.5946), romPantheon: P(41.8986, 12.4769), romTermini: P(41.9009, 12.501),
+  MAD_T4: P(40.491479, -3.594074), madSol: P(40.4169, -3.7035)
 }
 const t = (id, from, to, at, km, minutes) => ({ id, pickup: pl[from], destination: pl[to], at, ...(km === undefined ? {} : { distanceKm: Math.round(km * 1000) / 1000, durationMinutes: minutes ?? at24(km) }) })
 const trips = [
@@ -90,6 +91,8 @@ const trips = [
   t("rome-fco-2024-01", "FCO", "romPantheon", "2024-01-16T11:00:00+01:00"),
   t("rome-cia-2024-01", "romTermini", "CIA", "2024-01-16T11:00:00+01:00"),
   t("rome-fco-2012", "FCO", "romPantheon", "2012-10-17T11:00:00+02:00"),
+  t("madrid-mad-2015", "MAD_T4", "madSol", "2015-05-12T11:00:00+02:00"),
+  t("madrid-mad-2026", "madSol", "MAD_T4", "2026-12-08T11:00:00+01:00"),
 ]
 /** The text of trips.jsonl: one backtest line per trip (tools/test/published-trips.test.ts compares it). */
 export const render = () => trips.map((x) => JSON.stringify(x)).join("\n") + "\n"

@@ -10,6 +10,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { versionAt } from "@ridequote/markets"
 import { type Point, shippedMarket, tripsOf } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { doc, market, tariff } = shippedMarket("madrid")
 
@@ -102,8 +103,11 @@ describe("Madrid: dates a single version is known to be in force", () => {
     }
     expect(offers(T4, SOL, "2015-05-12T11:00:00+02:00")[0]?.source?.level?.evidence).toBeUndefined()
   })
-  it("before 2014-01-07 (when the trip was metered, no fixed fare) the engine prices on the earliest rule and says so", () => {
-    const [early] = offers(T4, SOL, "2014-01-06T11:00:00+01:00")
-    expect(early?.source?.level?.evidence).toContain("is before the earliest rule known for this market")
+  it("before 2014-01-07 (when the trip was metered, no fixed fare, and the meter is not in the file) it is refused: no-rule-for-date", () => {
+    const trip = (at: string) => suppliedTrip(market, T4, SOL, 16, 25)(at)
+    expect(market.offers(trip("2014-01-06T11:00:00+01:00"))).toEqual([])
+    expect(market.unoffered?.(trip("2014-01-06T11:00:00+01:00"))?.message)
+      .toBe("market madrid knows no rule in force on 2014-01-06: its earliest known rule is in force from 2014-01-07")
+    expect(market.unoffered?.(trip("2014-01-07T00:30:00+01:00"))).toBeUndefined()
   })
 })

@@ -103,7 +103,7 @@ const marketRow = ({ file, doc }, models, date) => {
   const inForce = doc.tariffs.map((p) => ({ p, v: versionAt(p, date) }))
   const rules = [...new Map(inForce.filter(({ v }) => v !== undefined).map(({ p, v }) => [
     `${v.name}@${v.effectiveFrom}`,
-    `${v.name} (from ${v.effectiveFrom}${v.changedAfter === undefined ? "" : v.between === "unread-version" ? `; a rule in force from ${v.changedAfter} was not read, trips between priced on both neighbours` : `; changed on a day not known after ${v.changedAfter}, trips between priced on both versions`})${v.caveat === undefined ? "" : ` — caveat: a newer rule not confirmed (checked ${v.caveat.checked}; the file says what)`}`
+    `${v.name} (from ${v.effectiveFrom}${v.changedAfter === undefined ? "" : v.between === "unread-version" ? `; a rule in force from ${v.changedAfter} was not read, trips between priced on both neighbours` : `; changed on a day not known after ${v.changedAfter}, trips between priced on both versions`})${v.caveat === undefined ? "" : ` — caveat: not everything confirmed (checked ${v.caveat.checked}; every offer carries what)`}`
   ])).values()]
   const authorities = [...new Set(inForce.filter(({ v }) => v !== undefined).map(({ v }) => v.source.authority))]
   const sources = [...new Set(inForce.filter(({ v }) => v !== undefined).map(({ v }) =>

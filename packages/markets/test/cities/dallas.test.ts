@@ -8,6 +8,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { chargesFor, meterAmount, versionAt } from "@ridequote/markets"
 import { meterOn, MILE, priceSupplied, shippedMarket, tripsOf, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("dallas")
 const v = versionAt(tariff, "2026-12-08")
@@ -151,5 +152,16 @@ describe("Dallas / DFW: City of Dallas taxi rates as an operator posts them (sec
       expect(evidence).toContain("Market Center fares")
     }
     expect(v.caveat?.checked).toBe("2026-12-06")
+  })
+
+  it("a trip before 2026-01-25 is refused (no-rule-for-date): the rule then is not known, and DFW's fares were raised in 2024", () => {
+    const trip = (at: string) => suppliedTrip(market, DFW, CITY_HALL, 35.4, 50)(at)
+    for (const at of ["2024-01-01T11:00:00-06:00", "2026-01-24T23:30:00-06:00"]) {
+      expect(market.offers(trip(at))).toEqual([])
+      expect(market.unoffered?.(trip(at))?.reason).toBe("no-rule-for-date")
+    }
+    expect(market.unoffered?.(trip("2024-01-01T11:00:00-06:00"))?.message)
+      .toBe("market dallas knows no rule in force on 2024-01-01: its earliest known rule is in force from 2026-01-25")
+    expect(market.offers(trip("2026-01-25T00:30:00-06:00")).map((o) => o.distribution.quantile(0.5))).toEqual([60])
   })
 })

@@ -24,7 +24,7 @@ import {
 } from "@ridequote/core"
 import type { AccessChange, AccountId, TokenRecord } from "@ridequote/core"
 import { auditPageStatement } from "@ridequote/storage-sql"
-import { Context, Duration, Effect, Fiber, Layer, Option, Queue, Redacted, Schedule, Stream, TestClock } from "effect"
+import { Clock, Context, Duration, Effect, Fiber, Layer, Option, Queue, Redacted, Schedule, Stream, TestClock } from "effect"
 import * as Pg from "pg"
 import { PostgresStorageLive } from "../src/index.js"
 import {
@@ -64,9 +64,15 @@ const waitingOnLocks = (schema: string) =>
   ).pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0)))
 
 
-const issue = (accountId: AccountId) =>
+/**
+ * Records a token issued at `atMs`. The live tests pass the live clock's time: the storage they
+ * build runs its retention on the live clock, which deletes a token that expired more than a week
+ * ago — a token issued at the fixtures' fixed NOW (2026-11-23) counts as such from 2026-12-01,
+ * and a retention sweep that ran after it was recorded made the revoke below find nothing.
+ */
+const issue = (accountId: AccountId, atMs: number) =>
   Effect.gen(function*() {
-    const token: TokenRecord = { jti: newJti(), accountId, issuedAtMs: NOW, expiresAtMs: NOW + DAY }
+    const token: TokenRecord = { jti: newJti(), accountId, issuedAtMs: atMs, expiresAtMs: atMs + DAY }
     yield* (yield* TokenStore).record(token)
     return token
   })
@@ -80,9 +86,10 @@ describe.runIf(postgresAvailable)("the access feed on PostgreSQL", () => {
         Effect.provide(effect, context)
       const slow = yield* run(newAccount)
       const fast = yield* run(newAccount)
-      const token = yield* run(issue(fast))
+      const now = yield* Clock.currentTimeMillis
+      const token = yield* run(issue(fast, now))
       const feed = Context.get(context, AccessFeed)
-      const { cursor } = yield* feed.start(NOW)
+      const { cursor } = yield* feed.start(now)
 
       // Hold the slow account's row from outside: its update draws its feed sequence, then waits.
       const holder = new Pg.Client({ connectionString: POSTGRES_URL, options: `-c search_path=${schema}` })
@@ -95,7 +102,7 @@ describe.runIf(postgresAvailable)("the access feed on PostgreSQL", () => {
         .pipe(Effect.fork)
       yield* eventually(Effect.map(waitingOnLocks(schema), (n) => n >= 1))
       // A later writer: without commit ordering it would commit first, with a higher sequence.
-      const fastRevoke = yield* Context.get(context, TokenStore).revoke(fast, token.jti, NOW).pipe(Effect.fork)
+      const fastRevoke = yield* Context.get(context, TokenStore).revoke(fast, token.jti, now).pipe(Effect.fork)
       yield* eventually(
         Effect.map(Effect.zip(waitingOnLocks(schema), fastRevoke.poll), ([n, done]) => n >= 2 || Option.isSome(done))
       )
@@ -104,13 +111,14 @@ describe.runIf(postgresAvailable)("the access feed on PostgreSQL", () => {
       const early = yield* feed.since(cursor)
       yield* Effect.promise(() => holder.query("ROLLBACK"))
       yield* Fiber.join(slowUpdate)
-      yield* Fiber.join(fastRevoke)
+      const revoked = yield* Fiber.join(fastRevoke)
       const late = yield* feed.since(early.cursor)
 
       const seen: Array<AccessChange> = [...early.changes, ...late.changes]
-      // It failed once in a full local run under load (2026-12-06) and never alone: on failure,
-      // say what each read returned and where its cursor stood, so the next failure names its cause.
-      const story = JSON.stringify({ cursor, early, late })
+      // On failure, say what the revoke found, what each read returned and where its cursor
+      // stood (this story named the cause of the failures of 2026-12-06: the revoke found no token).
+      const story = JSON.stringify({ cursor, early, late, revoked })
+      expect(revoked._tag, story).toBe("Revoked")
       expect(seen, story).toContainEqual({ _tag: "AccountChanged", accountId: slow })
       expect(seen, story).toContainEqual({ _tag: "TokenRevoked", accountId: fast, jti: token.jti, expiresAtMs: token.expiresAtMs })
     }).pipe(Effect.scoped))

@@ -180,7 +180,13 @@ export interface Charges {
   readonly itemize: (fare: number, tolls: number) => PricedTrip
   /** The names of the surcharges and fees that apply (for an offer's basis). */
   readonly applied: ReadonlyArray<string>
+  /** Whether an item that applies is not confirmed on this kind of fare (its `unconfirmed`). */
+  readonly unconfirmed: boolean
 }
+
+/** Whether a surcharge's or fee's application to a fare of this kind is not confirmed by the rule. */
+const unconfirmedOn = (item: { readonly unconfirmed?: "flat" | "all" | undefined }, fareKind: "meter" | "flat"): boolean =>
+  item.unconfirmed === "all" || item.unconfirmed === fareKind
 
 /** Rounds to the cent-like minor unit of the amounts (receipts are exact to it). */
 const round = (x: number, digits: number): number => {
@@ -199,14 +205,18 @@ export const chargesFor = (
   moment: TripMoment,
   places: TripPlaces,
   holidays: ReadonlySet<string>,
-  minorDigits: number
+  minorDigits: number,
+  confirmedOnly = false
 ): Charges => {
   const applies = (on: "meter" | "flat" | "all" | undefined) => on === undefined || on === "all" || on === fareKind
+  // With `confirmedOnly`, the items the rule leaves open for this fare are left out: the other
+  // end of the trip's spread (see `unconfirmed` in TariffFile.ts).
+  const kept = (item: { readonly unconfirmed?: "flat" | "all" | undefined }) => !confirmedOnly || !unconfirmedOn(item, fareKind)
   return buildCharges(
     version,
     fareKind,
-    version.surcharges.filter((s) => applies(s.on) && conditionHolds(s.when, moment, places, holidays)),
-    version.fees.filter((f) => conditionHolds(f.when, moment, places, holidays)),
+    version.surcharges.filter((s) => applies(s.on) && kept(s) && conditionHolds(s.when, moment, places, holidays)),
+    version.fees.filter((f) => kept(f) && conditionHolds(f.when, moment, places, holidays)),
     minimumOf(version, moment, places, holidays),
     minorDigits
   )
@@ -227,11 +237,18 @@ const minimumOf = (version: TariffVersion, moment: TripMoment, places: TripPlace
  */
 export const chargesCache = (minorDigits: number) => {
   const byVersion = new WeakMap<TariffVersion, Map<number, Charges>>()
-  return (version: TariffVersion, fareKind: "meter" | "flat", moment: TripMoment, places: TripPlaces, holidays: ReadonlySet<string>): Charges => {
+  return (
+    version: TariffVersion,
+    fareKind: "meter" | "flat",
+    moment: TripMoment,
+    places: TripPlaces,
+    holidays: ReadonlySet<string>,
+    confirmedOnly = false
+  ): Charges => {
     const items = version.surcharges.length + version.fees.length + version.minimumFares.length
-    // A bit per item and one for the fare's kind; more than 50 items is not cached.
-    if (items > 50) return chargesFor(version, fareKind, moment, places, holidays, minorDigits)
-    let key = fareKind === "meter" ? 1 : 0
+    // A bit per item, one for the fare's kind and one for `confirmedOnly`; more than 50 items is not cached.
+    if (items > 50) return chargesFor(version, fareKind, moment, places, holidays, minorDigits, confirmedOnly)
+    let key = (fareKind === "meter" ? 2 : 0) + (confirmedOnly ? 1 : 0)
     for (const s of version.surcharges) {
       const on = s.on
       key = key * 2 + ((on === undefined || on === "all" || on === fareKind) && conditionHolds(s.when, moment, places, holidays) ? 1 : 0)
@@ -242,7 +259,7 @@ export const chargesCache = (minorDigits: number) => {
     if (cached === undefined) byVersion.set(version, cached = new Map())
     let charges = cached.get(key)
     if (charges === undefined) {
-      charges = chargesFor(version, fareKind, moment, places, holidays, minorDigits)
+      charges = chargesFor(version, fareKind, moment, places, holidays, minorDigits, confirmedOnly)
       cached.set(key, charges)
     }
     return charges
@@ -310,5 +327,12 @@ const buildCharges = (
     const subtotal = (t - c) / k
     return subtotal <= minimum ? 0 : Math.max(0, (subtotal - fixed) / (1 + pct))
   }
-  return { fareKind, total, fareOf, itemize, applied: [...surcharges.map((s) => s.name), ...fees.map((f) => f.name)] }
+  return {
+    fareKind,
+    total,
+    fareOf,
+    itemize,
+    applied: [...surcharges.map((s) => s.name), ...fees.map((f) => f.name)],
+    unconfirmed: surcharges.some((s) => unconfirmedOn(s, fareKind)) || fees.some((f) => unconfirmedOn(f, fareKind))
+  }
 }

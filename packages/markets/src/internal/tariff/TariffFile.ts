@@ -89,6 +89,12 @@ export const Surcharge = Schema.Struct({
   amount: Schema.optional(NonNegative),
   percent: Schema.optional(NonNegative),
   on: Schema.optional(Schema.Literal("meter", "flat", "all")),
+  /**
+   * The rule's text leaves open whether this item is charged on flat fares (`"flat"`) or on any
+   * fare (`"all"`): a trip it would apply to is priced both with and without it, the spread
+   * spanning the two (Dallas's airport fees beside its flat rates, which the table lists apart).
+   */
+  unconfirmed: Schema.optional(Schema.Literal("flat", "all")),
   when: Schema.optional(Condition),
   /** Where the rule states it, if not in the version's own source (a later notice, a statute). */
   source: Schema.optional(Schema.String)
@@ -106,6 +112,12 @@ export const Fee = Schema.Struct({
   amount: Schema.optional(NonNegative),
   percent: Schema.optional(NonNegative),
   of: Schema.optional(Schema.Literal("fare", "subtotal")),
+  /**
+   * The rule's text leaves open whether this item is charged on flat fares (`"flat"`) or on any
+   * fare (`"all"`): a trip it would apply to is priced both with and without it, the spread
+   * spanning the two (Dallas's airport fees beside its flat rates, which the table lists apart).
+   */
+  unconfirmed: Schema.optional(Schema.Literal("flat", "all")),
   when: Schema.optional(Condition),
   source: Schema.optional(Schema.String)
 }).pipe(Schema.filter((f) => (f.amount === undefined) !== (f.percent === undefined) || `${f.name}: give amount or percent, not both`))

@@ -170,7 +170,11 @@ const priceVersion = (
   if (flat !== undefined && flat.kind !== "cap") {
     const charges = chargesOf(version, "flat", view.moment, view.places, tariffs.holidays)
     const price = charges.total(flat.amount, 0)
-    return { version, charges, fare: flat.name, fixed: price, distribution: { quantile: () => price } }
+    const exact: PriceDistribution = { quantile: () => price }
+    if (!charges.unconfirmed) return { version, charges, fare: flat.name, fixed: price, distribution: exact }
+    // An item the rule leaves open on this fare: the price with and without it, spanned.
+    const without = chargesOf(version, "flat", view.moment, view.places, tariffs.holidays, true).total(flat.amount, 0)
+    return { version, charges, fare: flat.name, fixed: price, distribution: spanning({ quantile: () => without }, exact) }
   }
   const { meter, variant } = meterFor(version, view, tariffs.holidays)
   const charges = chargesOf(version, "meter", view.moment, view.places, tariffs.holidays)
@@ -179,8 +183,10 @@ const priceVersion = (
   // A capped fare (the lower of the meter and the zone's rate): the meter, never above the cap.
   const capped = flat === undefined ? fares : fares.map((f) => Math.min(f, flat.amount))
   const grid = gridDistribution(capped.map((f) => charges.total(f, 0)))
+  const open = charges.unconfirmed ? chargesOf(version, "meter", view.moment, view.places, tariffs.holidays, true) : undefined
+  const distribution = open === undefined ? grid : spanning(gridDistribution(capped.map((f) => open.total(f, 0))), grid)
   const fare = flat?.name ?? variant
-  return { version, charges, distribution: grid, ...(fare === undefined ? {} : { fare }) }
+  return { version, charges, distribution, ...(fare === undefined ? {} : { fare }) }
 }
 
 /**
@@ -218,7 +224,7 @@ export const priceTrip = (
   view: TariffTripView,
   digits: number,
   /** Where a market prices many trips: `chargesCache(digits)`, so trips paying the same charges share them. */
-  chargesOf: ChargesOf = (v, kind, moment, places, holidays) => chargesFor(v, kind, moment, places, holidays, digits)
+  chargesOf: ChargesOf = (v, kind, moment, places, holidays, confirmedOnly) => chargesFor(v, kind, moment, places, holidays, digits, confirmedOnly)
 ): VersionPrice & { readonly window?: WindowPricing } => {
   const window = changeWindowAt(tariff, view.localDate)
   if (window === undefined) return priceVersion(tariffs, versionAt(tariff, view.localDate), trip, view, chargesOf)

@@ -90,7 +90,8 @@ const airportRules = (version, zone, currency, date) => {
     if (!zonesOf(c.when).includes(zone) || !datedIn(c.when, date)) continue
     const what = c.amount !== undefined ? money(currency, c.amount) : `+${c.percent} %`
     const end = c.when?.pickupIn?.includes(zone) ? " (pick-up)" : c.when?.dropoffIn?.includes(zone) ? " (drop-off)" : ""
-    out.push(`${c.name}${end} ${what}${hours(c.when)}`)
+    const open = c.unconfirmed === "flat" ? " (on a flat fare not confirmed: quoted with and without)" : c.unconfirmed === "all" ? " (not confirmed: quoted with and without)" : ""
+    out.push(`${c.name}${end} ${what}${hours(c.when)}${open}`)
   }
   return [...new Set(out)]
 }

@@ -38,6 +38,12 @@ describe("market check", () => {
     expect(nyc).not.toContain(" 0 / 0 / 0 ")
   }, 60_000)
 
+  it("a flat fare a fee the rule leaves open may add to prints its spread, not one amount (Dallas)", async () => {
+    const dallas = await run(["market", "check", "../markets/models/dallas-tariff.json", "--at", "2026-12-08"])
+    expect(dallas).toContain("DFW Airport ↔ Dallas Central Business District flat rate at 11:00: 55 / 57.5 / 60 USD")
+    expect(dallas).toMatch(/flat fare 55\s+\+ DFW Airport exit fee 5\s+= 60/)
+  }, 60_000)
+
   it("refuses an invalid file, naming it, with a non-zero exit", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ridequote-check-"))
     const file = join(dir, "city-tariff.json")

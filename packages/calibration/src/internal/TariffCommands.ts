@@ -96,8 +96,9 @@ export const sampleQuotes = (document: TariffDocument, date: string): ReadonlyAr
         const priced = priceTrip(tariffs, tariff, { distanceKm: 20, durationMinutes: 35, routeSource: "supplied" }, view, minor)
         if (priced.fare !== flat.name) continue
         const receipt = priced.charges.itemize(flat.amount, 0)
-        const p = money(priced.distribution.quantile(0.5), currency)
-        out.push({ provider: `${tariff.provider}/${tariff.serviceLevel}`, trip: `${flat.name} at ${time}`, p5: p, p50: p, p95: p, receipt, version: version.name })
+        // A flat fare is one amount, unless an item the rule leaves open spans it (`unconfirmed`).
+        const at = (q: number) => money(priced.distribution.quantile(q), currency)
+        out.push({ provider: `${tariff.provider}/${tariff.serviceLevel}`, trip: `${flat.name} at ${time}`, p5: at(0.05), p50: at(0.5), p95: at(0.95), receipt, version: version.name })
       }
     }
   }

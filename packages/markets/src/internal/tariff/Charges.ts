@@ -12,7 +12,7 @@
  * result is a non-decreasing function of the fare and the tolls, so a distribution of fares
  * stays a distribution of prices whose quantiles never cross.
  */
-import type { Condition, DayName, FlatFare, ProviderTariff, TariffVersion } from "./TariffFile.js"
+import type { Condition, DayName, Fee, FlatFare, ProviderTariff, TariffVersion } from "./TariffFile.js"
 
 /** The local moment a trip starts: date, day of week (0 = Sunday) and minute of the day. */
 export interface TripMoment {
@@ -185,7 +185,7 @@ export interface Charges {
 }
 
 /** Whether a surcharge's or fee's application to a fare of this kind is not confirmed by the rule. */
-const unconfirmedOn = (item: { readonly unconfirmed?: "flat" | "all" | undefined }, fareKind: "meter" | "flat"): boolean =>
+const unconfirmedOn = (item: Pick<Fee, "unconfirmed">, fareKind: "meter" | "flat"): boolean =>
   item.unconfirmed === "all" || item.unconfirmed === fareKind
 
 /** Rounds to the cent-like minor unit of the amounts (receipts are exact to it). */
@@ -211,7 +211,7 @@ export const chargesFor = (
   const applies = (on: "meter" | "flat" | "all" | undefined) => on === undefined || on === "all" || on === fareKind
   // With `confirmedOnly`, the items the rule leaves open for this fare are left out: the other
   // end of the trip's spread (see `unconfirmed` in TariffFile.ts).
-  const kept = (item: { readonly unconfirmed?: "flat" | "all" | undefined }) => !confirmedOnly || !unconfirmedOn(item, fareKind)
+  const kept = (item: Pick<Fee, "unconfirmed">) => !confirmedOnly || !unconfirmedOn(item, fareKind)
   return buildCharges(
     version,
     fareKind,

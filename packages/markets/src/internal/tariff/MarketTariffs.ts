@@ -171,7 +171,7 @@ const sideText = (side: WindowSide, currency: string): string =>
  * the price was built from them.
  */
 export const changeWindowNote = (
-  window: { readonly from: string; readonly until: string; readonly later: { readonly between?: "unknown-day" | "unread-version" | undefined } },
+  window: { readonly from: string; readonly until: string; readonly later: Pick<TariffVersion, "between"> },
   earlier: WindowSide,
   later: WindowSide,
   tripDate: string,

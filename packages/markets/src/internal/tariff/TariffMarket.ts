@@ -309,11 +309,9 @@ const pricedMarket = (head: TariffHead, document: TariffDocument): DefinedMarket
   const knownFrom = definition.beforeFirstRule === "refuse"
     ? document.tariffs.map((t) => t.versions[0]?.effectiveFrom ?? "").reduce((a, b) => (b < a ? b : a))
     : undefined
-  const beforeKnown = (trip: Trip): string | undefined => {
-    if (knownFrom === undefined || trip.departAt === undefined) return undefined
-    const date = localDateOf(DateTime.toEpochMillis(trip.departAt))
-    return date < knownFrom ? date : undefined
-  }
+  /** The trip's local date when it is before the first rule a refusing market knows. */
+  const beforeKnown = (localDate: string | undefined): string | undefined =>
+    knownFrom !== undefined && localDate !== undefined && localDate < knownFrom ? localDate : undefined
   return {
     timeZone: definition.timeZone,
     id: document.market,
@@ -328,13 +326,14 @@ const pricedMarket = (head: TariffHead, document: TariffDocument): DefinedMarket
     localTime: (at): LocalTime => clock(DateTime.toEpochMillis(at)),
     ...(knownFrom === undefined ? {} : {
       unoffered: (trip: Trip) => {
-        const date = beforeKnown(trip)
+        const date = beforeKnown(trip.departAt === undefined ? undefined : localDateOf(DateTime.toEpochMillis(trip.departAt)))
         return date === undefined ? undefined : noRuleForDate(document.market, date, knownFrom)
       }
     }),
     offers: (trip: Trip): ReadonlyArray<ProviderOffer> => {
-      if (knownFrom !== undefined && beforeKnown(trip) !== undefined) return []
       const view = viewOf(trip)
+      // Its local date, read once with the view: a refusing market offers nothing before its first rule.
+      if (beforeKnown(view.localDate) !== undefined) return []
       const out: Array<ProviderOffer> = []
       document.tariffs.forEach((tariff, i) => {
         if (!coversTrip(tariffs, tariff, view)) return

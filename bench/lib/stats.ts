@@ -24,6 +24,34 @@ export const spread = (xs: ReadonlyArray<number>): Spread => {
   }
 }
 
+/**
+ * A distribution-free confidence interval of the median (from order statistics: the number of
+ * values below the true median is Binomial(n, ½)), the narrowest symmetric one whose coverage is
+ * at least `level`; undefined below 5 values, where no such interval exists at 90 %. It says how
+ * well a handful of noisy pairs pins the median down, with no assumption about their spread.
+ */
+export const medianInterval = (xs: ReadonlyArray<number>, level = 0.9): { readonly low: number; readonly high: number; readonly coverage: number } | undefined => {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b)
+  const n = s.length
+  // P(X = k) for X ~ Binomial(n, ½), summed from the tails inwards.
+  const pmf: Array<number> = []
+  let c = 1
+  for (let k = 0; k <= n; k++) {
+    pmf.push(c / 2 ** n)
+    c = (c * (n - k)) / (k + 1)
+  }
+  let best: { low: number; high: number; coverage: number } | undefined
+  for (let k = 0; 2 * k < n - 1; k++) {
+    // The interval [s[k], s[n-1-k]] covers the median unless k or fewer values lie below it, or k or fewer above.
+    let tail = 0
+    for (let j = 0; j <= k; j++) tail += pmf[j] ?? 0
+    const coverage = 1 - 2 * tail
+    if (coverage < level) break
+    best = { low: s[k] ?? Number.NaN, high: s[n - 1 - k] ?? Number.NaN, coverage }
+  }
+  return best
+}
+
 /** A number with sensible precision: 12,345 / 123 / 12.3 / 1.23 / 0.123. */
 export const fmt = (x: number, digits?: number): string => {
   if (!Number.isFinite(x)) return "–"

@@ -18,7 +18,9 @@
  *   each configuration served at once with the ten (lib/paired.ts), `BENCH_MARKETS_PAIRS` pairs of
  *   servers, each pair warmed up together and measured together for `BENCH_MARKETS_PAIR_S`: the
  *   ratio the target is judged on (rounds one after the other moved ×0.85–1.03 between runs on
- *   this host as its speed drifted).
+ *   this host as its speed drifted). The three kinds of pair (every market, the ten ×5, the ten
+ *   beside itself: the method's own noise) take turns; each ratio's median comes with its
+ *   distribution-free 90 % interval, and server CPU per request is compared beside req/s.
  * - Start-up: `serve` on a new SQLite file until GET /health/ready answers 200, the
  *   configurations alternating (`BENCH_STARTUP_RUNS`, 5), ratio to the ten per pair.
  */
@@ -26,11 +28,11 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { join } from "node:path"
 import { http, quick } from "../lib/config.js"
 import { HALF_CONNECTIONS, loadTogether } from "../lib/paired.js"
-import { makeTempDir, runCaptured, waitQuiet } from "../lib/procs.js"
+import { cpuMicros, makeTempDir, runCaptured, waitQuiet } from "../lib/procs.js"
 import { type Account, COMPILED_CMD, createAccount, issueToken, probeQuote, startRidequote } from "../lib/ridequote.js"
 import { type Config, log, runRounds, summarize } from "../lib/rounds.js"
 import type { Section, Target } from "../lib/section.js"
-import { fmtRatio, fmtSpread, spread, table } from "../lib/stats.js"
+import { fmtRatio, fmtSpread, medianInterval, spread, table } from "../lib/stats.js"
 import { readyTiming } from "./startup.js"
 
 const MODELS = join(import.meta.dirname, "..", "..", "packages", "markets", "models")
@@ -47,8 +49,8 @@ const TARIFF_CITIES = TEN.filter((f) => f.endsWith("-tariff.json") && !["nyc-tar
 const CITY_COPIES = 7
 const CITIES = "the fitted three, the seven tariff cities ×7 (52 markets)"
 const RUNS = Math.max(3, Number(process.env["BENCH_STARTUP_RUNS"] ?? "5") || 5)
-const PAIRS = Math.max(1, Number(process.env["BENCH_MARKETS_PAIRS"] ?? (quick ? "2" : "5")) || 5)
-const PAIR_S = Math.max(1, Number(process.env["BENCH_MARKETS_PAIR_S"] ?? (quick ? "3" : "10")) || 10)
+const PAIRS = Math.max(1, Number(process.env["BENCH_MARKETS_PAIRS"] ?? (quick ? "2" : "10")) || 10)
+const PAIR_S = Math.max(1, Number(process.env["BENCH_MARKETS_PAIR_S"] ?? (quick ? "3" : "8")) || 8)
 
 const ALL = "ridequote, every shipped market"
 const FOUR = "ridequote, the ten markets of before"
@@ -184,39 +186,56 @@ export const marketsSection: Section = {
     const runs = await runRounds("markets", configs)
     const [fourSum, allSum, fiftySum] = [FOUR, ALL, FIFTY].map((c) => summarize(runs, c, [FOUR]))
 
-    // Each configuration served at once with the ten: a new pair of servers each time, warmed up together, then measured together.
-    const pairedWith = async (label: string, start: typeof startAll): Promise<Array<number>> => {
-      const ratios: Array<number> = []
-      for (let i = 0; i < PAIRS; i++) {
+    // Each configuration served at once with the ten: a new pair of servers each time, warmed up
+    // together, then measured together. The three kinds of pair take turns (every market, the ten
+    // ×5, the ten beside itself, then again), so that the host's drift over the minutes falls on
+    // each alike and the A/A pairs measure the noise of the very minutes the others ran in.
+    const kinds = [
+      { label: "every market", start: startAll, rps: [] as Array<number>, cpu: [] as Array<number> },
+      { label: "the ten ×5", start: startFifty, rps: [] as Array<number>, cpu: [] as Array<number> },
+      // The method's own noise: the ten beside the ten, the same program and folder on both sides,
+      // so any ratio away from 1 is the pairing's (two servers sharing one core), not the markets'.
+      { label: "the ten (beside itself)", start: startTen, rps: [] as Array<number>, cpu: [] as Array<number> }
+    ]
+    for (let i = 0; i < PAIRS; i++) {
+      for (const kind of kinds) {
         await waitQuiet(http.quietWaitS, http.quietPct)
         // Which server starts and is loaded first alternates from pair to pair, so that an
         // advantage of either place in the pair (start order, the load generator's order)
         // falls on both configurations alike.
         const swapped = i % 2 === 1
-        const started = await Promise.all((swapped ? [startTen, start] : [start, startTen]).map((s) => s({ ownSession: true })))
+        const started = await Promise.all((swapped ? [startTen, kind.start] : [kind.start, startTen]).map((s) => s({ ownSession: true })))
         const [a, f] = swapped ? [started[1], started[0]] : [started[0], started[1]]
         if (a === undefined || f === undefined) throw new Error("markets: a server of the pair did not start")
         try {
           const pair = swapped ? ([{ server: f, spec }, { server: a, spec }] as const) : ([{ server: a, spec }, { server: f, spec }] as const)
           await loadTogether(pair, http.warmupS)
+          const cpuBefore = [cpuMicros(a.pid), cpuMicros(f.pid)]
           const measured = await loadTogether(pair, PAIR_S)
+          const cpuAfter = [cpuMicros(a.pid), cpuMicros(f.pid)]
           const [ra, rf] = swapped ? [measured[1], measured[0]] : [measured[0], measured[1]]
-          ratios.push(ra.rps / rf.rps)
-          log(`markets served at once ${i + 1}/${PAIRS}: ${label} ${Math.round(ra.rps)} req/s, the ten ${Math.round(rf.rps)} req/s (×${(ra.rps / rf.rps).toFixed(3)}), non-2xx ${ra.non2xx + rf.non2xx}`)
+          // Server CPU per answered request over the measured seconds: the same comparison seen
+          // from the servers' side (under a fair share of the core it tracks req/s inversely).
+          const perRequest = (k: number, r: typeof ra) => ((cpuAfter[k] ?? Number.NaN) - (cpuBefore[k] ?? Number.NaN)) / (r.rps * r.durationS)
+          const [ca, cf] = [perRequest(0, ra), perRequest(1, rf)]
+          kind.rps.push(ra.rps / rf.rps)
+          kind.cpu.push(ca / cf)
+          log(`markets served at once ${i + 1}/${PAIRS}: ${kind.label} ${Math.round(ra.rps)} req/s ${Math.round(ca)} µs/req, the ten ${Math.round(rf.rps)} req/s ${Math.round(cf)} µs/req (req/s ×${(ra.rps / rf.rps).toFixed(3)}, CPU/req ×${(ca / cf).toFixed(3)}), non-2xx ${ra.non2xx + rf.non2xx}`)
         } finally {
           await Promise.all([a.stop(), f.stop()])
         }
       }
-      return ratios
     }
-    const paired = await pairedWith("every market", startAll)
-    const pairedFifty = await pairedWith("the ten ×5", startFifty)
-    // The method's own noise: the ten beside the ten, the same program and folder on both sides,
-    // so any ratio away from 1 is the pairing's (two servers sharing one core), not the markets'.
-    const pairedSame = await pairedWith("the ten (beside itself)", startTen)
+    const [paired, pairedFifty, pairedSame] = kinds.map((k) => k.rps) as [Array<number>, Array<number>, Array<number>]
+    const [pairedCpu, pairedFiftyCpu, pairedSameCpu] = kinds.map((k) => k.cpu) as [Array<number>, Array<number>, Array<number>]
     const pairedRatio = spread(paired)
     const pairedFiftyRatio = spread(pairedFifty)
     const pairedSameRatio = spread(pairedSame)
+    /** The median's 90 % interval (distribution-free), when there are enough pairs for one. */
+    const within = (xs: ReadonlyArray<number>) => {
+      const ci = medianInterval(xs)
+      return ci === undefined ? "" : `, median's ${Math.round(ci.coverage * 100)} % interval ${ci.low.toFixed(3)}–${ci.high.toFixed(3)}`
+    }
 
     // Start-up: the configurations rotate, each on a new file; ratio to the ten within each round.
     const ready: Record<string, Array<Ready>> = { [FOUR]: [], [ALL]: [], [FIFTY]: [] }
@@ -242,13 +261,13 @@ export const marketsSection: Section = {
       {
         what: "NYC quote req/s, every market ÷ the ten, served at once",
         target: "≥ 0.97×",
-        value: `${fmtRatio(pairedRatio)} (rounds one after the other: ${allSum?.rpsRatio[FOUR] === undefined ? "–" : fmtRatio(allSum.rpsRatio[FOUR])}; the ten beside itself: ${fmtRatio(pairedSameRatio)})`,
+        value: `${fmtRatio(pairedRatio)}${within(paired)} (server CPU/req ÷ the ten ${fmtRatio(spread(pairedCpu))}; rounds one after the other: ${allSum?.rpsRatio[FOUR] === undefined ? "–" : fmtRatio(allSum.rpsRatio[FOUR])}; the ten beside itself: ${fmtRatio(pairedSameRatio)}${within(pairedSame)})`,
         pass: Number.isNaN(pairedRatio.median) ? undefined : pairedRatio.median >= 0.97
       },
       {
         what: "NYC quote req/s, the ten ×5 (50 markets) ÷ the ten, served at once",
         target: "≥ 0.97×",
-        value: `${fmtRatio(pairedFiftyRatio)} (rounds one after the other: ${fiftySum?.rpsRatio[FOUR] === undefined ? "–" : fmtRatio(fiftySum.rpsRatio[FOUR])})`,
+        value: `${fmtRatio(pairedFiftyRatio)}${within(pairedFifty)} (server CPU/req ÷ the ten ${fmtRatio(spread(pairedFiftyCpu))}; rounds one after the other: ${fiftySum?.rpsRatio[FOUR] === undefined ? "–" : fmtRatio(fiftySum.rpsRatio[FOUR])})`,
         pass: Number.isNaN(pairedFiftyRatio.median) ? undefined : pairedFiftyRatio.median >= 0.97
       },
       {
@@ -305,7 +324,8 @@ export const marketsSection: Section = {
         })
       ),
       "",
-      `Served at once (${PAIRS} pairs of servers, ${HALF_CONNECTIONS} connections each, ${PAIR_S} s after ${http.warmupS} s together): every market ÷ the ten ${fmtRatio(pairedRatio)}; the ten ×${COPIES} ÷ the ten ${fmtRatio(pairedFiftyRatio)}; the ten ÷ the ten (the pairing's own noise) ${fmtRatio(pairedSameRatio)}. ` +
+      `Served at once (${PAIRS} pairs of servers per kind, the kinds taking turns, ${HALF_CONNECTIONS} connections each, ${PAIR_S} s after ${http.warmupS} s together), req/s: every market ÷ the ten ${fmtRatio(pairedRatio)}${within(paired)}; the ten ×${COPIES} ÷ the ten ${fmtRatio(pairedFiftyRatio)}${within(pairedFifty)}; the ten ÷ the ten (the pairing's own noise) ${fmtRatio(pairedSameRatio)}${within(pairedSame)}. ` +
+        `Server CPU per request, ÷ the ten's: every market ${fmtRatio(spread(pairedCpu))}, the ten ×${COPIES} ${fmtRatio(spread(pairedFiftyCpu))}, the ten beside itself ${fmtRatio(spread(pairedSameCpu))}. ` +
         `Default folder: ${shipped.length} files (${shipped.join(", ")}); the ten: ${TEN.join(", ")} (--markets); the ten ×${COPIES}: the same files with ids renamed <id>-copy1..${COPIES - 1}. ` +
         `Quote: Times Square → Empire State Building, supplied route, ${all.offers} offers with every market, ${four.offers} with the ten. ` +
         `Start-up: ${RUNS} rounds, rotating order, compiled program, new SQLite file each. Loading: loadMarketModels + marketDataOf in one process on the package's sources (tsx); "on first use": the tariff cities by their heads (serve's shipped folder).`
@@ -313,7 +333,7 @@ export const marketsSection: Section = {
     return {
       title: marketsSection.title,
       table: text,
-      results: { runs, summaries: [fourSum, allSum, fiftySum], paired, pairedRatio, pairedFifty, pairedFiftyRatio, pairedSame, pairedSameRatio, ready, startRatio, startCpuRatio, startFiftyRatio, startFiftyCpuRatio, loads, markets: { all: all.markets, ten: four.markets, fifty: fiftyProbe.markets } },
+      results: { runs, summaries: [fourSum, allSum, fiftySum], paired, pairedRatio, pairedCpu, pairedFifty, pairedFiftyRatio, pairedFiftyCpu, pairedSame, pairedSameRatio, pairedSameCpu, ready, startRatio, startCpuRatio, startFiftyRatio, startFiftyCpuRatio, loads, markets: { all: all.markets, ten: four.markets, fifty: fiftyProbe.markets } },
       targets
     }
   }

@@ -12,7 +12,7 @@ import { runLoad } from "../lib/load.js"
 import { loadTogether } from "../lib/paired.js"
 import type { Run } from "../lib/rounds.js"
 import { summarize } from "../lib/rounds.js"
-import { fmt, fmtRatio, median, spread, table } from "../lib/stats.js"
+import { fmt, fmtRatio, median, medianInterval, spread, table } from "../lib/stats.js"
 
 const result = (rps: number, p99: number): LoadResult => ({
   rps,
@@ -45,6 +45,23 @@ describe("bench statistics", () => {
     expect(median([4, 1, 3, 2])).toBe(2.5)
     expect(median([])).toBeNaN()
     expect(spread([2, Number.POSITIVE_INFINITY, 1, 5])).toEqual({ median: 2, min: 1, max: 5, n: 3 })
+  })
+
+  it("gives the median a distribution-free interval from order statistics", () => {
+    // Ten values: below 5 or 2 = k+1 order statistics from each end the coverage falls under
+    // 90 %; [2nd, 9th] covers the median with probability 1 − 2·P(Bin(10, ½) ≤ 1) = 0.979.
+    const ten = [1.04, 0.95, 0.99, 1.01, 0.97, 1.0, 0.98, 1.02, 0.96, 1.03]
+    const ci = medianInterval(ten)
+    expect(ci?.low).toBe(0.96)
+    expect(ci?.high).toBe(1.03)
+    expect(ci?.coverage).toBeCloseTo(1 - 2 * (1 + 10) / 1024, 10)
+    // Twelve: [3rd, 10th], 1 − 2·(1 + 12 + 66)/4096 = 0.961; a lower level narrows it.
+    const twelve = [...ten, 0.9, 1.1]
+    expect(medianInterval(twelve)).toEqual({ low: 0.96, high: 1.03, coverage: 1 - (2 * 79) / 4096 })
+    expect(medianInterval(twelve, 0.8)?.low).toBe(0.97)
+    // Four values cannot give 90 %: [min, max] covers it with 1 − 2/16 = 0.875 only.
+    expect(medianInterval([1, 2, 3, 4])).toBeUndefined()
+    expect(medianInterval([1, 2, 3, 4, 5])?.coverage).toBeCloseTo(0.9375, 10)
   })
 
   it("prints figures with sensible precision, ratios with two digits and their range", () => {

@@ -91,6 +91,15 @@ describe("the market model file", () => {
   it("rejects an unknown time zone", () => {
     const result = parseModel("m.json", edited((j) => { j["timeZone"] = "Mars/Olympus_Mons" }))
     expect(Either.isLeft(result)).toBe(true)
+    // Asked twice: a refusal is not remembered as a success.
+    expect(Either.isLeft(parseModel("m.json", edited((j) => { j["timeZone"] = "Mars/Olympus_Mons" })))).toBe(true)
+  })
+
+  it("accepts a time zone Intl knows by an alias its list of zones lacks (US/Eastern, Asia/Calcutta)", () => {
+    for (const tz of ["US/Eastern", "Asia/Calcutta", "Asia/Kolkata", "America/New_York"]) {
+      const result = parseModel("m.json", edited((j) => { j["timeZone"] = tz }))
+      expect(Either.isRight(result), tz).toBe(true)
+    }
   })
 
   it("rejects text that is not JSON, naming the file", () => {

@@ -26,6 +26,8 @@ import { zoneBoxes } from "./tariff/Zones.js"
 import type { DefinedMarket } from "./tariff/TariffMarket.js"
 import type { MarketTariffs } from "./tariff/MarketTariffs.js"
 import { decodeTariffHead, decodeTariffJson, flatFaresOnly, isTariffJson } from "./tariff/TariffFile.js"
+import { HEADS_INDEX_FILE, indexedHead, parseHeadsIndex } from "./tariff/HeadsIndex.js"
+import type { IndexedHead } from "./tariff/HeadsIndex.js"
 import { SHIPPED_MARKETS_DIR } from "./Shipped.js"
 import type { MarketsOptions } from "./Shipped.js"
 import type { Airport } from "./tariff/TariffFile.js"
@@ -57,11 +59,16 @@ export const loadMarketModels = (
       Effect.mapError((e) => invalid(dir, `cannot read the markets folder (${e.message})`))
     )
     const files = names.filter((n) => n.endsWith(".json")).sort()
+    const folder = dir.replace(/\/+$/, "")
+    // Read by heads, a folder may carry them decoded (the shipped one does: HeadsIndex.ts).
+    const heads = options.rulesOnFirstUse === true && names.includes(HEADS_INDEX_FILE)
+      ? yield* fs.readFileString(`${folder}/${HEADS_INDEX_FILE}`).pipe(Effect.map(parseHeadsIndex), Effect.orElseSucceed(() => new Map()))
+      : undefined
     const documents = yield* Effect.forEach(files, (name) => {
-      const path = `${dir.replace(/\/+$/, "")}/${name}`
+      const path = `${folder}/${name}`
       return fs.readFileString(path).pipe(
         Effect.mapError((e) => invalid(path, `cannot read (${e.message})`)),
-        Effect.flatMap((text) => parseMarketFile(path, text, options.rulesOnFirstUse === true))
+        Effect.flatMap((text) => parseMarketFile(path, text, options.rulesOnFirstUse === true ? { index: heads ?? new Map(), file: name } : undefined))
       )
     })
     const models = documents.flatMap((d) => (d.kind === "model" ? [d] : []))
@@ -140,10 +147,18 @@ type MarketFile =
 
 const definesMarket = (json: unknown): boolean => typeof json === "object" && json !== null && "define" in json
 
-const parseMarketFile = (path: string, text: string, headOnly: boolean): Either.Either<MarketFile, MarketModelInvalid> =>
+/**
+ * A file of a markets folder, decoded by its `format`; with `heads` (the folder read by heads), a
+ * tariff defining its market by its head alone, taken from the folder's index when it holds it.
+ */
+const parseMarketFile = (
+  path: string,
+  text: string,
+  heads: { readonly index: ReadonlyMap<string, IndexedHead>; readonly file: string } | undefined
+): Either.Either<MarketFile, MarketModelInvalid> =>
   parseJson(text, (reason) => invalid(path, reason)).pipe(Either.flatMap((json): Either.Either<MarketFile, MarketModelInvalid> =>
-    isTariffJson(json) && headOnly && definesMarket(json)
-      ? decodeTariffHead(path, json).pipe(
+    isTariffJson(json) && heads !== undefined && definesMarket(json)
+      ? indexedHead(heads.index, heads.file, json as object, () => decodeTariffHead(path, json)).pipe(
         Either.map((head) => ({ kind: "head" as const, path, head, json })),
         Either.mapLeft((e) => invalid(path, e.message))
       )

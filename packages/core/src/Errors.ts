@@ -92,7 +92,8 @@ export const NotServedReason = Schema.Literal("pickup-outside-markets", "destina
     "serves it, but the destination lies farther from that market's area than its reach; no-rule-for-trip: the market's " +
     "published rules price none of its offers for this trip (a market of an airport's fixed fares alone, asked for a " +
     "trip that none of them covers); no-rule-for-date: the trip's local date is before the earliest rule the market " +
-    "knows, and the rule in force then is known to differ from it but not known itself (Dallas before 2026-01-25)"
+    "knows, and the rule in force then is known to differ from it but not known itself (Dallas before 2026-01-25), or " +
+    "the date falls where the rule changed on a day not known and only one of the two rules prices the trip"
 })
 export type NotServedReason = typeof NotServedReason.Type
 
@@ -197,6 +198,24 @@ export const noRuleForTrip = (market: MarketId, airports: ReadonlyArray<string>)
 export const noRuleForDate = (market: MarketId, tripDate: string, knownFrom: string): MarketNotServed =>
   new MarketNotServed({
     message: `market ${market} knows no rule in force on ${tripDate}: its earliest known rule is in force from ${knownFrom}`,
+    reason: "no-rule-for-date"
+  })
+
+/**
+ * The refusal of a trip dated where its market's rule changed on a day not known, when only one
+ * of the two rules prices it (the other's fare for it was not read, or it has none): either
+ * could have been in force that day, so one side's price would be a guess for part of the
+ * window. "market rome knows no rule for this trip on 2025-01-10: its rule changed between
+ * 2024-07-16 and 2025-07-31 on a day not known, and only the rule of before prices the trip".
+ */
+export const noRuleInChangeWindow = (
+  market: MarketId,
+  tripDate: string,
+  window: { readonly from: string; readonly until: string; readonly pricedBy: "earlier" | "later" }
+): MarketNotServed =>
+  new MarketNotServed({
+    message: `market ${market} knows no rule for this trip on ${tripDate}: its rule changed between ${window.from} and ${window.until} on a day not known, ` +
+      `and only the rule of ${window.pricedBy === "earlier" ? "before" : "after"} prices the trip`,
     reason: "no-rule-for-date"
   })
 

@@ -95,12 +95,19 @@ describe("a change whose day is not known (changedAfter)", () => {
     )
   })
 
-  it("a fare only the later version has is offered inside the window, on that version alone, and not before it", () => {
+  it("a fare only the later version has is refused inside the window (either rule may have been in force), offered after it", () => {
     expect(offers(AIRPORT, SUBURB, "2024-07-15")).toEqual([])
-    expect(range(SUBURB, AIRPORT, "2025-01-10")).toEqual([[40, 40, 40]])
-    const [offer] = offers(AIRPORT, SUBURB, "2025-01-10")
-    expect(offer?.source?.tariff?.name).toBe("fares of 2024")
-    expect(offer?.source?.level?.evidence).toContain("fares of 2020 has no fare for this trip, so it is priced on fares of 2024 alone")
+    // Inside the window the 2024 fare would be a guess for the days before the change: refused,
+    // naming the window (no-rule-for-date), not priced on the later version alone.
+    expect(offers(AIRPORT, SUBURB, "2025-01-10")).toEqual([])
+    expect(offers(SUBURB, AIRPORT, "2025-01-10")).toEqual([])
+    const refusal = m.unoffered?.(suppliedTrip(m, AIRPORT, SUBURB, 30, 45)("2025-01-10T11:00:00+02:00"))
+    expect(refusal?.reason).toBe("no-rule-for-date")
+    expect(refusal?.message).toBe(
+      "market window knows no rule for this trip on 2025-01-10: its rule changed between 2024-07-16 and 2025-07-31 on a day not known, and only the rule of after prices the trip"
+    )
+    // Before the window the trip has no rule at all: the default refusal (no-rule-for-trip), not this one.
+    expect(m.unoffered?.(suppliedTrip(m, AIRPORT, SUBURB, 30, 45)("2024-07-15T11:00:00+02:00"))).toBeUndefined()
     expect(range(AIRPORT, SUBURB, "2025-07-31")).toEqual([[40, 40, 40]])
   })
 

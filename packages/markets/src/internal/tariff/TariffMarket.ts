@@ -21,7 +21,7 @@
  */
 import { DateTime } from "effect"
 import type { LocalTime, Market, OfferSource, PriceDistribution, ProviderOffer, RouteProfile, Trip } from "@ridequote/core"
-import { minorDigits, noRuleForDate, normalQuantile, SAMPLE_ROUTE_PROFILE } from "@ridequote/core"
+import { minorDigits, noRuleForDate, noRuleInChangeWindow, normalQuantile, SAMPLE_ROUTE_PROFILE } from "@ridequote/core"
 import { contains } from "../Area.js"
 import { localClock, localDateClock } from "../LocalClock.js"
 import type { Area } from "../ModelFile.js"
@@ -140,13 +140,30 @@ const versionCovers = (tariffs: MarketTariffs, version: TariffVersion, view: Tar
  * Whether a provider's rule has a price for a trip: a meter in force, or one of its flat fares
  * covering the trip. A version of flat fares alone (an airport's published fixed fares, where
  * the city's meter is not known) has none for any other trip. Inside a change window (a
- * version's `changedAfter`) either version's price will do.
+ * version's `changedAfter`) both versions must have one: either may have been in force that
+ * day, and one side's price alone would be a guess for part of the window (Rome's meter of
+ * 2021 beside a 2024 rule whose meter was not read); such a trip is refused (`windowGap`).
  */
 export const coversTrip = (tariffs: MarketTariffs, tariff: ProviderTariff, view: TariffTripView): boolean => {
   const window = changeWindowAt(tariff, view.localDate)
   return window === undefined
     ? versionCovers(tariffs, versionAt(tariff, view.localDate), view)
-    : versionCovers(tariffs, window.earlier, view) || versionCovers(tariffs, window.later, view)
+    : versionCovers(tariffs, window.earlier, view) && versionCovers(tariffs, window.later, view)
+}
+
+/**
+ * Where a trip's date falls in a change window of `tariff` and only one of the two versions
+ * prices it: the window and the side that does (what the refusal names).
+ */
+export const windowGap = (
+  tariffs: MarketTariffs,
+  tariff: ProviderTariff,
+  view: TariffTripView
+): { readonly from: string; readonly until: string; readonly pricedBy: "earlier" | "later" } | undefined => {
+  const window = changeWindowAt(tariff, view.localDate)
+  if (window === undefined) return undefined
+  const earlier = versionCovers(tariffs, window.earlier, view), later = versionCovers(tariffs, window.later, view)
+  return earlier === later ? undefined : { from: window.from, until: window.until, pricedBy: earlier ? "earlier" : "later" }
 }
 
 /** One version's price for a trip (see `priceTrip`). */
@@ -234,7 +251,8 @@ export const priceTrip = (
     return { side: { version, covers: true, ...(price.fixed === undefined ? {} : { fixed: price.fixed }) }, price }
   }
   const earlier = side(window.earlier), later = side(window.later)
-  // Neither has a price: not offered (coversTrip); priced on the earlier as a version outside any window would be.
+  // Offered only where both have a price (coversTrip); otherwise priced on the one that has,
+  // or on the earlier, as a version outside any window would be, for a caller that asks anyway.
   const basis = earlier.price ?? later.price ?? priceVersion(tariffs, window.earlier, trip, view, chargesOf)
   const distribution = earlier.price !== undefined && later.price !== undefined
     ? spanning(earlier.price.distribution, later.price.distribution)
@@ -286,7 +304,7 @@ export const lazyDefinedMarket = (head: TariffHead, load: () => TariffDocument):
     serves: (p) => contains(head.define.area, p) || (also.length > 0 && also.some((z) => (alsoLocate ??= zoneLocator(alsoZones()))(p).has(z))),
     localTime: (at): LocalTime => clock(DateTime.toEpochMillis(at)),
     offers: (trip) => full().offers(trip),
-    ...(head.define.beforeFirstRule === "refuse" ? { unoffered: (trip: Trip) => full().unoffered?.(trip) } : {})
+    unoffered: (trip: Trip) => full().unoffered?.(trip)
   }
 }
 
@@ -324,12 +342,20 @@ const pricedMarket = (head: TariffHead, document: TariffDocument): DefinedMarket
     area: definition.area,
     serves,
     localTime: (at): LocalTime => clock(DateTime.toEpochMillis(at)),
-    ...(knownFrom === undefined ? {} : {
-      unoffered: (trip: Trip) => {
-        const date = beforeKnown(trip.departAt === undefined ? undefined : localDateOf(DateTime.toEpochMillis(trip.departAt)))
-        return date === undefined ? undefined : noRuleForDate(document.market, date, knownFrom)
+    // Why a trip it offers nothing for is not served, where it can say more than "no rule for
+    // the trip": dated before the first rule of a refusing market, or in a change window where
+    // only one of the two rules prices it.
+    unoffered: (trip: Trip) => {
+      const view = viewOf(trip)
+      const date = view.localDate
+      if (date === undefined) return undefined
+      if (knownFrom !== undefined && beforeKnown(date) !== undefined) return noRuleForDate(document.market, date, knownFrom)
+      for (const tariff of document.tariffs) {
+        const gap = windowGap(tariffs, tariff, view)
+        if (gap !== undefined) return noRuleInChangeWindow(document.market, date, gap)
       }
-    }),
+      return undefined
+    },
     offers: (trip: Trip): ReadonlyArray<ProviderOffer> => {
       const view = viewOf(trip)
       // Its local date, read once with the view: a refusing market offers nothing before its first rule.

@@ -11,6 +11,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, versionAt } from "@ridequote/markets"
 import { meterForView, meterOn, type Point, shippedMarket, tripsOf, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { doc, market, tariff } = shippedMarket("rome")
 
@@ -89,10 +90,15 @@ describe("Rome: the changes whose day is not known, priced on both versions", ()
     expect(evidence).toContain("(31 EUR) was last seen in force on 2024-07-16")
     expect(evidence).toContain("(40 EUR) first seen in force on 2025-07-31")
   })
-  it("a metered trip in that window is priced on the 2021 meter alone, and says so (the 2024 meter not read)", () => {
+  it("a metered trip in that window is refused (the 2024 meter not read: the 2021 meter alone would be a guess after the change)", () => {
     const at = "2025-01-14T10:00:00+01:00"
-    expect(price(PANTHEON, TERMINI, at)).toEqual(price(PANTHEON, TERMINI, "2024-07-10T10:00:00+02:00"))
-    expect(offers(PANTHEON, TERMINI, at)[0]?.source?.level?.evidence).toContain("has no fare for this trip, so it is priced on Roma Capitale 2021")
+    expect(offers(PANTHEON, TERMINI, at)).toEqual([])
+    expect(offers(PANTHEON, TERMINI, "2024-07-10T10:00:00+02:00")).toHaveLength(1)
+    const refusal = market.unoffered?.(suppliedTrip(market, PANTHEON, TERMINI, 30, 45)(at))
+    expect(refusal?.reason).toBe("no-rule-for-date")
+    expect(refusal?.message).toBe(
+      "market rome knows no rule for this trip on 2025-01-14: its rule changed between 2024-07-16 and 2025-07-31 on a day not known, and only the rule of before prices the trip"
+    )
   })
 })
 

@@ -61,14 +61,17 @@ export const loadMarketModels = (
     const files = names.filter((n) => n.endsWith(".json")).sort()
     const folder = dir.replace(/\/+$/, "")
     // Read by heads, a folder may carry them decoded (the shipped one does: HeadsIndex.ts).
-    const heads = options.rulesOnFirstUse === true && names.includes(HEADS_INDEX_FILE)
-      ? yield* fs.readFileString(`${folder}/${HEADS_INDEX_FILE}`).pipe(Effect.map(parseHeadsIndex), Effect.orElseSucceed(() => new Map()))
-      : undefined
+    const noIndex: ReadonlyMap<string, IndexedHead> = new Map()
+    const index = options.rulesOnFirstUse !== true
+      ? undefined
+      : names.includes(HEADS_INDEX_FILE)
+      ? yield* fs.readFileString(`${folder}/${HEADS_INDEX_FILE}`).pipe(Effect.map(parseHeadsIndex), Effect.orElseSucceed(() => noIndex))
+      : noIndex
     const documents = yield* Effect.forEach(files, (name) => {
       const path = `${folder}/${name}`
       return fs.readFileString(path).pipe(
         Effect.mapError((e) => invalid(path, `cannot read (${e.message})`)),
-        Effect.flatMap((text) => parseMarketFile(path, text, options.rulesOnFirstUse === true ? { index: heads ?? new Map(), file: name } : undefined))
+        Effect.flatMap((text) => parseMarketFile(path, text, index === undefined ? undefined : { index, file: name }))
       )
     })
     const models = documents.flatMap((d) => (d.kind === "model" ? [d] : []))

@@ -15,6 +15,7 @@
  * markets tests, which decode every shipped head and compare the index with what
  * `renderHeadsIndex` writes (`pnpm markets:heads` regenerates it after a tariff file changes).
  */
+import { isDeepStrictEqual } from "node:util"
 import { Either } from "effect"
 import { TariffHead } from "./TariffFile.js"
 import type { TariffInvalid } from "./TariffFile.js"
@@ -38,24 +39,8 @@ export const rawHeadOf = (json: object): Record<string, unknown> => {
   return raw
 }
 
-/** Structural equality of two parsed JSON values (key order aside). */
-export const sameJson = (a: unknown, b: unknown): boolean => {
-  if (a === b) return true
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false
-    return true
-  }
-  if (Array.isArray(b)) return false
-  const ka = Object.keys(a)
-  if (ka.length !== Object.keys(b).length) return false
-  for (const k of ka) {
-    if (!Object.prototype.hasOwnProperty.call(b, k)) return false
-    if (!sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false
-  }
-  return true
-}
+/** Structural equality of two parsed JSON values (key order aside): Node's own deep equality. */
+export const sameJson = (a: unknown, b: unknown): boolean => isDeepStrictEqual(a, b)
 
 /**
  * The index's lines by file name. Text that is not the index's shape gives an empty index (the

@@ -159,7 +159,7 @@ export const windowGap = (
   tariffs: MarketTariffs,
   tariff: ProviderTariff,
   view: TariffTripView
-): { readonly from: string; readonly until: string; readonly pricedBy: "earlier" | "later" } | undefined => {
+): Parameters<typeof noRuleInChangeWindow>[2] | undefined => {
   const window = changeWindowAt(tariff, view.localDate)
   if (window === undefined) return undefined
   const earlier = versionCovers(tariffs, window.earlier, view), later = versionCovers(tariffs, window.later, view)

@@ -64,6 +64,26 @@ describe("the meter", () => {
     expect(meterAmount(chicago, reading)).toBeCloseTo(10.95, 9)
   })
 
+  it("rounds what it shows to the meter's step, halves up, when the rule converts units to money that way (Bogotá: units × $159 to the $100)", () => {
+    // One unit per 100 m at $159, no initial charge, the count in pesos rounded to the $100.
+    const units: Meter = {
+      initial: 0,
+      initialKm: 0,
+      distance: [{ fromKm: 0, unitKm: 0.1, price: 159 }],
+      time: { runs: "never", unitSeconds: 60, price: 0 },
+      units: "completed",
+      roundTo: { step: 100, mode: "nearest" }
+    }
+    const shown = (n: number) => meterAmount(units, { meterKm: n * 0.1, meterSeconds: 0 })
+    expect(shown(50)).toBe(8000) // 7,950: the published minimum of 50 units
+    expect(shown(178)).toBe(28300) // 28,302
+    expect(shown(10)).toBe(1600) // 1,590
+    // A half goes up: 100 units of $0.5 at a step of $1 … and an average over many trips is not rounded.
+    const half: Meter = { ...units, distance: [{ fromKm: 0, unitKm: 0.1, price: 0.5 }], roundTo: { step: 1, mode: "nearest" } }
+    expect(meterAmount(half, { meterKm: 0.3, meterSeconds: 0 })).toBe(2) // 1.50
+    expect(meterAmount(units, { meterKm: 5.0, meterSeconds: 0 }, true)).toBeCloseTo(7950, 6)
+    expect(meterAmount({ ...units, roundTo: undefined }, { meterKm: 5.0, meterSeconds: 0 })).toBeCloseTo(7950, 6)
+  })
   it("counts slow time instead of the distance covered in it on a distance-or-time meter", () => {
     const reading = meterReading(NYC_2022, 5, 20, 10)
     expect(reading.meterSeconds).toBe(600)

@@ -57,11 +57,20 @@ export const timeCharge = (meter: Meter, meterSeconds: number, exact = false): n
 export const sharedCounterKm = (meter: Meter, reading: MeterReading): number =>
   reading.meterKm + (Math.max(0, reading.meterSeconds) / meter.time.unitSeconds) * (meter.distance[0]?.unitKm ?? 0)
 
-/** What the meter shows at the end of a trip: the initial charge, the distance and the time. */
-export const meterAmount = (meter: Meter, reading: MeterReading, exact = false): number =>
-  meter.time.counter === "shared"
+/**
+ * What the meter shows at the end of a trip: the initial charge, the distance and the time,
+ * rounded as the meter's `roundTo` says (not when `exact`: an average over many trips of this
+ * length is not a multiple of the step).
+ */
+export const meterAmount = (meter: Meter, reading: MeterReading, exact = false): number => {
+  const amount = meter.time.counter === "shared"
     ? meter.initial + distanceCharge(meter, sharedCounterKm(meter, reading), exact)
     : meter.initial + distanceCharge(meter, reading.meterKm, exact) + timeCharge(meter, reading.meterSeconds, exact)
+  return meter.roundTo === undefined || exact ? amount : roundToStep(amount, meter.roundTo.step)
+}
+
+/** The nearest multiple of `step`, halves up (within a millionth of a step, for sums of decimal prices). */
+const roundToStep = (amount: number, step: number): number => Math.floor(amount / step + 0.5 + EPS) * step
 
 /**
  * What the meter counts of a trip of `distanceKm` in `durationMinutes`, of which

@@ -166,7 +166,14 @@ export const Meter = Schema.Struct({
     // A shared or concurrent counter is a way of counting slow time: there must be some.
     Schema.filter((t) => t.counter === undefined || t.counter === "separate" || t.runs === "below-speed" || `a ${t.counter} counter counts slow time: runs must be below-speed`)
   ),
-  units: Schema.Literal("started", "completed")
+  units: Schema.Literal("started", "completed"),
+  /**
+   * What the meter shows is rounded to a multiple of `step` (in the currency), to the nearest
+   * (half up), as a meter that counts units and converts them to money at the end does: Bogotá's
+   * tarjeta de control turns a number of units into pesos rounded to the $100 (50 units × $159
+   * show $8,000, the published minimum). Absent: the amount is the units' sum as it stands.
+   */
+  roundTo: Schema.optional(Schema.Struct({ step: Positive, mode: Schema.Literal("nearest") }))
 }).pipe(
   Schema.filter((m) =>
     m.time.counter !== "shared" ||

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterCharges, meterForView, shippedMarket, view } from "./support.js"
+import { meterCharges, meterForView, shippedMarket, tripsOf, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { doc, market, tariff } = shippedMarket("barcelona")
 const holidays = new Set(doc.holidays.map((h) => h.date))
@@ -107,5 +108,46 @@ describe("Barcelona before 2026-01-19: the AMB tariffs of 2024 and 2025", () => 
     expect(chargesFor(v, "meter", view("2024-01-01", 12 * 60).moment, { pickup: airport, dropoff: centre }, holidays, 2).total(fare, 0)).toBeCloseTo(30.5, 9)
     const t4 = priceTrip(market.tariffs, tariff, { distanceKm: 16, durationMinutes: 25, routeSource: "resolved" }, view("2025-03-04", 11 * 60, airport, port), 2)
     expect(t4.distribution.quantile(0.5)).toBe(45)
+  })
+})
+
+describe("Barcelona: audit d fixes (2026-12-06)", () => {
+  it("B2: the Moll Adossat supplement on metered trips to or from the cruise terminal: €4.50 (2024, 2025), €4.60 (2026); none within the city", () => {
+    const centre = market.tariffs.locate(CATALUNYA), port = market.tariffs.locate(PORT)
+    expect(port.has("moll-adossat")).toBe(true)
+    // 3 km by day on each year's T-1: 2024 2.60 + 76 completed steps of 0.05/1.27 km (€3.80) = €6.40; 2025 2.75 + 79
+    // steps of 0.05/1.32 km (€3.95) = €6.70; the supplement is added to whatever the meter shows.
+    for (const [date, amount] of [["2024-06-04", 4.5], ["2025-06-03", 4.5], ["2026-12-01", 4.6]] as const) {
+      const v = versionAt(tariff, date)
+      const fare = meterAmount(meterAt(date), { meterKm: 3, meterSeconds: 0 })
+      const total = (a: ReadonlySet<string>, b: ReadonlySet<string>) =>
+        chargesFor(v, "meter", view(date).moment, { pickup: a, dropoff: b }, holidays, 2).total(fare, 0)
+      expect(total(centre, port)).toBeCloseTo(fare + amount, 9)
+      expect(total(port, centre)).toBeCloseTo(fare + amount, 9)
+      expect(total(centre, centre)).toBeCloseTo(fare, 9)
+    }
+    expect(meterAmount(meterAt("2024-06-04"), { meterKm: 3, meterSeconds: 0 })).toBeCloseTo(6.4, 9)
+    expect(meterAmount(meterAt("2025-06-03"), { meterKm: 3, meterSeconds: 0 })).toBeCloseTo(6.7, 9)
+  })
+  it("B1: no airport minimum is priced in 2024 and 2025 (amount not read), and the caveat says so: 5 km from the airport 2025-03-11 11:00 is 2.75 + 132 × 0.05 + 4.50 = €13.85 (2024-06-04: 2.60 + 127 × 0.05 + 4.50 = €13.45)", () => {
+    const airport = market.tariffs.locate(AIRPORT), centre = market.tariffs.locate(CATALUNYA)
+    for (const [date, fare, total] of [["2025-03-11", 9.35, 13.85], ["2024-06-04", 8.95, 13.45]] as const) {
+      const v = versionAt(tariff, date)
+      expect(meterAmount(meterAt(date), { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(fare, 9)
+      expect(chargesFor(v, "meter", view(date).moment, { pickup: airport, dropoff: centre }, holidays, 2).total(fare, 0)).toBeCloseTo(total, 9)
+      expect(v.minimumFares).toEqual([])
+      expect(v.caveat?.note).toContain("No minimum for trips from the airport is priced in this version")
+      expect(v.caveat?.note).toContain("would charge €20–21")
+    }
+    const { offers } = tripsOf(market, 5, 8)
+    const evidence = offers(AIRPORT, CATALUNYA, "2025-03-11T11:00:00+01:00")[0]?.source?.level?.evidence ?? ""
+    expect(evidence).toContain("'Percepció mínima carreres origen aeroport incloent tots els suplements 20,00 €'")
+  })
+  it("B3: a trip before 2024-01-01 (the 2023 rule differs: flag €2.55, T-2 €1.51/km) is refused, not priced on the 2024 rule", () => {
+    const trip = (at: string) => suppliedTrip(market, AIRPORT, CATALUNYA, 15, 25)(at)
+    expect(market.offers(trip("2023-06-13T11:00:00+02:00"))).toEqual([])
+    expect(market.unoffered?.(trip("2023-06-13T11:00:00+02:00"))?.message)
+      .toBe("market barcelona knows no rule in force on 2023-06-13: its earliest known rule is in force from 2024-01-01")
+    expect(market.offers(trip("2024-01-01T00:30:00+01:00")).length).toBe(1)
   })
 })

@@ -2,8 +2,8 @@
  * Madrid (Tarifa 4: the taxi's fixed fare between Adolfo Suárez Madrid-Barajas, all terminals,
  * and any point inside the M-30, both ways, 24 hours, no supplements): a market of fixed fares
  * alone. €30 from 2014-01-07 (last dated sighting 2019-06-11); €33 first seen in a repository
- * commit of 2026-01-12; the day of the change is not known, so a trip dated between is priced
- * on both (`changedAfter`). Nothing is offered for a trip the fare does not cover (the meter and
+ * commit of 2024-08-04 (r3nya/madrid101 d6ed210; seen again 2026-01-12); the day of the change is
+ * not known, so a trip dated between is priced on both (`changedAfter`). Nothing is offered for a trip the fare does not cover (the meter and
  * the airport minimum, Tarifa 3, are not in the file).
  * Sources: packages/markets/models/sources/madrid.md.
  */
@@ -50,7 +50,7 @@ describe("Madrid: zones", () => {
   })
 })
 
-describe("Madrid: €33, first seen 2026-01-12 (with the caveat)", () => {
+describe("Madrid: €33, first seen 2024-08-04 (with the caveat)", () => {
   it("every terminal – inside the M-30 €33, both ways, day and night (2026-12-08 11:00 and 03:00)", () => {
     for (const at of ["2026-12-08T11:00:00+01:00", "2026-12-08T03:00:00+01:00"]) {
       expect([price(T4, SOL, at), price(SOL, T4, at), price(T123, ATOCHA, at), price(CHAMARTIN, T123, at), price(T4S, RETIRO, at)])
@@ -71,32 +71,39 @@ describe("Madrid: €33, first seen 2026-01-12 (with the caveat)", () => {
   it("carries the caveat: no authority's text of €33, the day of the change not known", () => {
     expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("no text of the Ayuntamiento or the Comisión de Precios with the amount was read")
     const evidence = offers(T4, SOL, "2026-12-08T11:00:00+01:00")[0]?.source?.level?.evidence ?? ""
-    expect(evidence).toContain("the day it replaced €30 is not known (after 2019-06-11)")
+    expect(evidence).toContain("the day it replaced €30 is not known (after 2019-06-11, by 2024-08-04)")
+  })
+  it("audit d, finding M1: €33 exact from its first sighting 2024-08-04 (r3nya/madrid101 commit d6ed210 of 2024-08-04): 2024-08-04, 2025-03-11 and 2026-01-11 give 33–33, both ways, not the €30–€33 span", () => {
+    for (const at of ["2024-08-04T10:00:00+02:00", "2025-03-11T11:00:00+01:00", "2026-01-11T23:00:00+01:00"]) {
+      expect([price(T4, SOL, at), price(SOL, T123, at)]).toEqual([[[33, 33]], [[33, 33]]])
+      expect(offers(T4, SOL, at)[0]?.source?.level?.evidence ?? "").not.toContain("the rule changed on a day not known")
+    }
+    expect(versionAt(tariff, "2024-08-04").source.url).toContain("r3nya/madrid101/blob/d6ed210ff807c517ba8a06df1dc7f64051fe5488")
   })
 })
 
 describe("Madrid: the change whose day is not known, priced on both versions", () => {
-  it("2024-01-01 lies between 2019-06-11 (€30 last seen) and 2026-01-12 (€33 first seen): 30–33, both ways", () => {
+  it("2024-01-01 lies between 2019-06-11 (€30 last seen) and 2024-08-04 (€33 first seen): 30–33, both ways", () => {
     const at = "2024-01-01T10:00:00+01:00"
     expect([price(T4, SOL, at), price(SOL, T4, at), price(T123, CHAMARTIN, at), price(ATOCHA, T123, at)])
       .toEqual([[[30, 33]], [[30, 33]], [[30, 33]], [[30, 33]]])
     const evidence = offers(T4, SOL, at)[0]?.source?.level?.evidence ?? ""
-    expect(evidence).toContain("the rule changed on a day not known between 2019-06-11 and 2026-01-12")
+    expect(evidence).toContain("the rule changed on a day not known between 2019-06-11 and 2024-08-04")
     expect(evidence).toContain("(30 EUR) was last seen in force on 2019-06-11")
-    expect(evidence).toContain("(33 EUR) first seen in force on 2026-01-12")
+    expect(evidence).toContain("(33 EUR) first seen in force on 2024-08-04")
     expect(offers(SOL, ATOCHA, at)).toEqual([])
   })
-  it("the window's ends: 2019-06-11 and 2026-01-11 on both, 2019-06-10 on €30 alone", () => {
+  it("the window's ends: 2019-06-11 and 2024-08-03 on both, 2019-06-10 on €30 alone", () => {
     expect(price(T4, SOL, "2019-06-11T10:00:00+02:00")).toEqual([[30, 33]])
-    expect(price(SOL, T123, "2026-01-11T23:00:00+01:00")).toEqual([[30, 33]])
+    expect(price(SOL, T123, "2024-08-03T23:00:00+02:00")).toEqual([[30, 33]])
     expect(price(T4, SOL, "2019-06-10T10:00:00+02:00")).toEqual([[30, 30]])
   })
 })
 
 describe("Madrid: dates a single version is known to be in force", () => {
   it("€30 from 2014-01-07 to 2019-06-10: exact both ways in 2015 and 2018, day and night", () => {
-    expect(["2014-01-07", "2019-06-10", "2019-06-11", "2026-01-11", "2026-01-12", "2026-12-08"].map((d) => versionAt(tariff, d).effectiveFrom))
-      .toEqual(["2014-01-07", "2014-01-07", "2014-01-07", "2014-01-07", "2026-01-12", "2026-01-12"])
+    expect(["2014-01-07", "2019-06-10", "2019-06-11", "2024-08-03", "2024-08-04", "2026-01-12", "2026-12-08"].map((d) => versionAt(tariff, d).effectiveFrom))
+      .toEqual(["2014-01-07", "2014-01-07", "2014-01-07", "2014-01-07", "2024-08-04", "2024-08-04", "2024-08-04"])
     for (const at of ["2015-05-12T11:00:00+02:00", "2018-02-06T02:30:00+01:00"]) {
       expect([price(T4, SOL, at), price(SOL, T4, at), price(T123, ATOCHA, at), price(ATOCHA, T123, at)])
         .toEqual([[[30, 30]], [[30, 30]], [[30, 30]], [[30, 30]]])

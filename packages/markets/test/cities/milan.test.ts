@@ -8,6 +8,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { versionAt } from "@ridequote/markets"
 import { type Point, shippedMarket, tripsOf } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { doc, market, tariff } = shippedMarket("milan")
 
@@ -72,5 +73,21 @@ describe("Milan: the 2023 fixed fares (from 2023-07-01, in force on 2024-01-01)"
       .toEqual([[[110, 110]], [[124, 124]], [[64, 64]], [[92, 92]], [[122, 122]]])
     expect(price(DUOMO, MXP_T1, "2024-06-30T20:00:00+02:00")).toEqual([[110, 110]])
     expect(price(DUOMO, MXP_T1, "2024-07-01T08:00:00+02:00")).toEqual([[114, 114]])
+  })
+})
+
+describe("Milan: before 2023-07-01 (audit d, finding MI1)", () => {
+  // The 2022 set (Milano – Malpensa €104: MilanoToday 2023-05 "non più 104 euro ma 110", the
+  // fares "ora in vigore") differs from 2023's, but its start day was not read (sicurauto 2021-10
+  // still gives €95), so it is not added: the file refuses an earlier trip instead of pricing it
+  // on the 2023 set (€110, 5.8 % above the €104 in force then).
+  it("MXP → Duomo on 2023-01-10 and on 2023-06-30 is refused (no-rule-for-date), not priced €110; 2023-07-01 is €110", () => {
+    const trip = (at: string) => suppliedTrip(market, MXP_T1, DUOMO, 45, 50)(at)
+    expect(market.offers(trip("2023-01-10T11:00:00+01:00"))).toEqual([])
+    expect(market.unoffered?.(trip("2023-01-10T11:00:00+01:00"))?.message)
+      .toBe("market milan knows no rule in force on 2023-01-10: its earliest known rule is in force from 2023-07-01")
+    expect(market.offers(trip("2023-06-30T11:00:00+02:00"))).toEqual([])
+    expect(price(MXP_T1, DUOMO, "2023-07-01T00:30:00+02:00")).toEqual([[110, 110]])
+    expect(doc.define?.beforeFirstRule).toBe("refuse")
   })
 })

@@ -72,8 +72,8 @@ describe("Barcelona: AMB tariff of 2026-01-19", () => {
     // 15 km from the airport (€27.65) is above it.
     const long = meterAmount(meterAt("2026-12-01"), { meterKm: 15, meterSeconds: 0 })
     expect(chargesFor(v, "meter", view("2026-12-01").moment, { pickup: airport, dropoff: centre }, holidays, 2).total(long, 0)).toBeCloseTo(27.65, 9)
-    // The 2025 tariff in the file has no airport minimum: the same €8.20 of meter + the 2025 supplement €4.50.
-    expect(total(airport, centre, versionAt(tariff, "2025-06-03"))).toBeCloseTo(12.7, 9)
+    // The 2025 tariff carries the same €21 over (its own table not read): €8.20 of meter + the 2025 supplement €4.50 → €21.
+    expect(total(airport, centre, versionAt(tariff, "2025-06-03"))).toBeCloseTo(21, 9)
   })
   it("adds the €4.60 special-night supplement 20:00–08:00 on 24–25 December, not the evening after", () => {
     const v = versionAt(tariff, "2026-12-24")
@@ -129,15 +129,17 @@ describe("Barcelona: audit d fixes (2026-12-06)", () => {
     expect(meterAmount(meterAt("2024-06-04"), { meterKm: 3, meterSeconds: 0 })).toBeCloseTo(6.4, 9)
     expect(meterAmount(meterAt("2025-06-03"), { meterKm: 3, meterSeconds: 0 })).toBeCloseTo(6.7, 9)
   })
-  it("B1: no airport minimum is priced in 2024 and 2025 (amount not read), and the caveat says so: 5 km from the airport 2025-03-11 11:00 is 2.75 + 132 × 0.05 + 4.50 = €13.85 (2024-06-04: 2.60 + 127 × 0.05 + 4.50 = €13.45)", () => {
+  it("B1: in 2024 and 2025 the airport minimum is the €21 of the tariffs either side (2023, 2026; this year's table not read), and the caveat says so: 5 km from the airport 2025-03-11 11:00 meters 2.75 + 132 × 0.05 = €9.35, + €4.50 = €13.85 → €21 (2024-06-04: 2.60 + 127 × 0.05 = €8.95 → €21)", () => {
     const airport = market.tariffs.locate(AIRPORT), centre = market.tariffs.locate(CATALUNYA)
-    for (const [date, fare, total] of [["2025-03-11", 9.35, 13.85], ["2024-06-04", 8.95, 13.45]] as const) {
+    for (const [date, fare] of [["2025-03-11", 9.35], ["2024-06-04", 8.95]] as const) {
       const v = versionAt(tariff, date)
       expect(meterAmount(meterAt(date), { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(fare, 9)
-      expect(chargesFor(v, "meter", view(date).moment, { pickup: airport, dropoff: centre }, holidays, 2).total(fare, 0)).toBeCloseTo(total, 9)
-      expect(v.minimumFares).toEqual([])
-      expect(v.caveat?.note).toContain("No minimum for trips from the airport is priced in this version")
-      expect(v.caveat?.note).toContain("would charge €20–21")
+      expect(chargesFor(v, "meter", view(date).moment, { pickup: airport, dropoff: centre }, holidays, 2).total(fare, 0)).toBeCloseTo(21, 9)
+      // To the airport: no minimum, the meter and the supplement.
+      expect(chargesFor(v, "meter", view(date).moment, { pickup: centre, dropoff: airport }, holidays, 2).total(fare, 0)).toBeCloseTo(fare + 4.5, 9)
+      expect(v.minimumFares.map((m) => m.amount)).toEqual([21])
+      expect(v.caveat?.note).toContain("is carried over from the tariffs either side")
+      expect(v.caveat?.note).toContain("if this year's minimum was €20 (as until 2021), such a trip is €1 high")
     }
     const { offers } = tripsOf(market, 5, 8)
     const evidence = offers(AIRPORT, CATALUNYA, "2025-03-11T11:00:00+01:00")[0]?.source?.level?.evidence ?? ""

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterForView, shippedMarket, view } from "./support.js"
+import { meterFare, meterForView, priceSupplied, quantilesOf, shippedMarket, view } from "./support.js"
 
 const { market, tariff } = shippedMarket("chengdu")
 const meterAt = (date: string, minute: number) => meterForView(tariff, view(date, minute), market.tariffs.holidays)
@@ -57,5 +57,31 @@ describe("Chengdu: central-city taxi fare of 2010-09-10 (in force 2024-01-01 and
     const priced = priceTrip(market.tariffs, tariff, { distanceKm: 60, durationMinutes: 60, routeSource: "supplied" }, view("2026-12-08", 660, tfu, square), 0)
     expect(priced.distribution.quantile(0.05)).toBeGreaterThanOrEqual(165.7 - 1e-9)
     expect(priced.distribution.quantile(0.95)).toBeLessThan(200)
+  })
+})
+
+describe("Chengdu: slow time counted on top of the distance (时程并计, audit e C1)", () => {
+  // lhyxw.cn 2023-05-16: "500米計費5分鐘按1公里計費.車速低于12公里/小時時程并計" — below 12 km/h time and
+  // distance are both counted: every metre is charged as distance and each completed 150 s on top.
+  const day = meterAt("2026-12-08", 11 * 60)
+  it("CTU → Tianfu Square, 18 km in 60 min with 28 min slow: 8 + 16 × 0.95 + 16 × 1.425 (46.00) + 11 × 0.95 (10.45) = 56.45元", () => {
+    expect(day.time.counter).toBe("concurrent")
+    // 28 min = 1680 s = 11 completed units of 150 s; the distance is not reduced by the slow time.
+    expect(meterFare(day, 18, 60, 28)).toBeCloseTo(56.45, 9)
+    expect(meterFare(day, 18, 60, 0)).toBeCloseTo(46, 9)
+  })
+  it("night 23:30, 15 km in 40 min with 10 min slow: 9 + 16 × 1.10 + 10 × 1.65 (43.10) + 4 × 1.10 (4.40) = 47.50元", () => {
+    const night = meterAt("2026-12-08", 23 * 60 + 30)
+    expect(night.time.counter).toBe("concurrent")
+    expect(meterFare(night, 15, 40, 10)).toBeCloseTo(47.5, 9)
+  })
+  it("the quoted median of that CTU trip moves to the rule's figure: p5 46.00 (no slow time), p50 56.45 (the resolver's median slow time, 28 min: 46.00 + 11 × 0.95)", () => {
+    const ctu = market.tariffs.locate({ latitude: 30.5785, longitude: 103.9471 })
+    const square = market.tariffs.locate({ latitude: 30.6575, longitude: 104.0657 })
+    const [p5, p50, p95] = quantilesOf(priceSupplied(market, tariff, 18, 60, view("2026-12-08", 660, ctu, square)))
+    expect(p5).toBeCloseTo(46, 2)
+    // Counted instead of distance (the file before the fix) the same median was 47.90.
+    expect(p50).toBeCloseTo(56.45, 2)
+    expect(p95 ?? 0).toBeGreaterThan(p50 ?? 0)
   })
 })

@@ -3,7 +3,7 @@
  * (sources: models/sources/hangzhou.md).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { meterAmount, versionAt } from "@ridequote/markets"
+import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import { meterCharges, meterForView, none, priceSupplied, quantilesOf, shippedMarket, view } from "./support.js"
 
 const { market, tariff } = shippedMarket("hangzhou")
@@ -64,5 +64,26 @@ describe("Hangzhou: the quoted spread", () => {
     const [p5, p50, p95] = spread("2026-12-08", 11 * 60, 10, 30)
     expect(Math.abs((p5 ?? 0) - 30.5)).toBeLessThanOrEqual(1)
     expect(p95 ?? 0).toBeGreaterThan(p50 ?? 0)
+  })
+})
+
+describe("Hangzhou: the Spring Festival 10 yuan in 2020–2023 (audit e H1)", () => {
+  // The 2019-12-01 rule: "每年春节期间(年三十至初六),每车次计价器外另加收10元". 除夕–初六 from the State
+  // Council's notices (7-day holidays starting on 除夕): 2020 1月24日–30日, 2021 2月11日–17日,
+  // 2022 1月31日–2月6日, 2023 1月21日–27日.
+  it("10 yuan per trip on 除夕 and 初六 of 2020–2023, none the day before or after", () => {
+    const extra = (date: string) => Number((withCharges(date, 11 * 60, 30.5) - 30.5).toFixed(2))
+    expect(["2020-01-23", "2020-01-24", "2020-01-30", "2020-01-31", "2021-02-10", "2021-02-11", "2021-02-17", "2021-02-18",
+      "2022-01-30", "2022-01-31", "2022-02-06", "2022-02-07", "2023-01-20", "2023-01-21", "2023-01-27", "2023-01-28"].map(extra))
+      .toEqual([0, 10, 10, 0, 0, 10, 10, 0, 0, 10, 10, 0, 0, 10, 10, 0])
+  })
+  it("HGH → Wulin Square, 30 km on 2023-01-23 (初二) at 11:00: 13 + 7 × 2.5 + 20 × 3.75 = 105.50, + 10 = 115.50", () => {
+    const atHgh = market.tariffs.locate({ latitude: 30.2295, longitude: 120.4344 })
+    const fare = meterAmount(meterAt("2023-01-23", 11 * 60, atHgh), { meterKm: 30, meterSeconds: 0 })
+    expect(fare).toBeCloseTo(105.5, 9)
+    expect(withCharges("2023-01-23", 11 * 60, fare)).toBeCloseTo(115.5, 9)
+    // The quoted trip (30 km in 40 min): its p5, the no-slow fare, carries the 10 yuan.
+    const priced = priceTrip(market.tariffs, tariff, { distanceKm: 30, durationMinutes: 40, routeSource: "supplied" }, view("2023-01-23", 11 * 60, atHgh), 2)
+    expect(priced.distribution.quantile(0.05)).toBeCloseTo(115.5, 2)
   })
 })

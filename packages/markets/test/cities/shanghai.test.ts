@@ -94,3 +94,29 @@ describe("Shanghai: the reported example fare against the quoted spread", () => 
     expect(p95).toBeGreaterThan(p5 + 4)
   })
 })
+
+describe("Shanghai: the holiday surcharge in the scheme's first two years, 2022 and 2023 (audit e S1)", () => {
+  // Days from the State Council's notices: 2022 (2021-10-25) 春节 1月31日–2月6日, 劳动节 4月30日–5月4日,
+  // 国庆节 10月1日–7日; 2023 (2022-12-08) 春节 1月21日–27日, 劳动节 4月29日–5月3日, 中秋节、国庆节 9月29日–10月6日.
+  it("10 yuan in the Spring Festival holidays, 5 yuan on the Labour Day and National Day holidays, none the day before or after, both tariffs", () => {
+    const days = ["2022-01-30", "2022-01-31", "2022-02-06", "2022-02-07", "2022-04-29", "2022-04-30", "2022-05-04", "2022-05-05", "2022-10-01", "2022-10-07", "2022-10-08",
+      "2023-01-20", "2023-01-21", "2023-01-27", "2023-01-28", "2023-04-28", "2023-04-29", "2023-05-03", "2023-05-04", "2023-09-28", "2023-09-29", "2023-10-06", "2023-10-07"]
+    const expected = [0, 10, 10, 0, 0, 5, 5, 0, 5, 5, 0, 0, 10, 10, 0, 0, 5, 5, 0, 0, 5, 5, 0]
+    for (const t of [standard, sixteen]) {
+      expect(days.map((date) => Number((total(t, date, 11 * 60, 32.9) - 32.9).toFixed(2)))).toEqual(expected)
+    }
+  })
+  it("PVG → People's Square, 45 km on 2023-01-23 (初二) at 11:00: 14 + 12 × 2.7 + 30 × 4.05 = 167.90, + 10 = 177.90 (16-yuan taxis 169.90 + 10 = 179.90)", () => {
+    const fromPvg = market.tariffs.locate({ latitude: 31.1515, longitude: 121.8025 })
+    const at = view("2023-01-23", 11 * 60, fromPvg)
+    const fare = meterAmount(meterOn(standard, "2023-01-23"), { meterKm: 45, meterSeconds: 0 })
+    expect(fare).toBeCloseTo(167.9, 9)
+    expect(meterCharges(standard, at).total(fare, 0)).toBeCloseTo(177.9, 9)
+    const fare16 = meterAmount(meterOn(sixteen, "2023-01-23"), { meterKm: 45, meterSeconds: 0 })
+    expect(fare16).toBeCloseTo(169.9, 9)
+    expect(meterCharges(sixteen, at).total(fare16, 0)).toBeCloseTo(179.9, 9)
+    // The quoted trip (45 km in 50 min): its p5, the no-slow fare, carries the 10 yuan.
+    const priced = priceTrip(market.tariffs, standard, { distanceKm: 45, durationMinutes: 50, routeSource: "supplied" }, at, 2)
+    expect(priced.distribution.quantile(0.05)).toBeCloseTo(177.9, 2)
+  })
+})

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterForView, shippedMarket, tariffOf, view } from "./support.js"
+import { meterFare, meterForView, priceSupplied, quantilesOf, shippedMarket, tariffOf, view } from "./support.js"
 
 const { doc, market } = shippedMarket("xian")
 const standard = tariffOf(doc, 0), large = tariffOf(doc, 1)
@@ -64,5 +64,39 @@ describe("Xi'an: urban taxi fare of 2015-04-01 (in force 2024-01-01 and the newe
     const priced = priceTrip(market.tariffs, standard, { distanceKm: 45, durationMinutes: 50, routeSource: "supplied" }, view("2026-12-08", 660, xiy, bell), 0)
     expect(priced.distribution.quantile(0.05)).toBeGreaterThanOrEqual(126 - 1e-9)
     expect(priced.distribution.quantile(0.95)).toBeLessThan(150)
+  })
+})
+
+describe("Xi'an: slow time counted on top of the distance (低速时距并计, audit e X1)", () => {
+  // The 2015-03-27 fare briefing as copied (utahskigirl.com, cited by the file): "採取低速時距並計收費
+  // 時速小於10公里每5分鐘加1公里運價" — each 5 min below 10 km/h adds one km's fare; distance keeps counting.
+  it("a 10 km city trip in 60 min with 36 min slow at 11:00: 9 + 7 × 2 (23.00) + 7 × 2.00 (7 completed 5-min units) = 37.00元", () => {
+    const day = meterAt(standard, "2026-12-08", 11 * 60)
+    expect(day.time.counter).toBe("concurrent")
+    expect(meterFare(day, 10, 60, 36)).toBeCloseTo(37, 9)
+    expect(meterFare(day, 10, 60, 0)).toBeCloseTo(23, 9)
+  })
+  it("the same trip at 08:00 (4-min units): 23 + 9 × 2 = 41.00元; at 23:30 (night): 10 + 7 × 2.30 + 7 × 2.30 = 42.20元", () => {
+    expect(meterFare(meterAt(standard, "2026-12-08", 8 * 60), 10, 60, 36)).toBeCloseTo(41, 9)
+    expect(meterFare(meterAt(standard, "2026-12-08", 23 * 60 + 30), 10, 60, 36)).toBeCloseTo(42.2, 9)
+  })
+  it("over 1.8 L (Comfort), 11:00: 9 + 6 × 2.4 + 2 × 3.6 (30.60) + 7 × 2.40 = 47.40元", () => {
+    const day = meterAt(large, "2026-12-08", 11 * 60)
+    expect(day.time.counter).toBe("concurrent")
+    expect(meterFare(day, 10, 60, 36)).toBeCloseTo(47.4, 9)
+  })
+  it("every meter and variant of both tariffs counts slow time on top of the distance", () => {
+    for (const t of [standard, large]) {
+      for (const v of t.versions) {
+        expect([v.meter, ...(v.meterVariants ?? []).map((mv) => mv.meter)].map((m) => m?.time.counter)).toEqual(["concurrent", "concurrent", "concurrent", "concurrent"])
+      }
+    }
+  })
+  it("the quoted median of that 10 km, 60 min trip moves to the rule's figure: p50 37.00 (the resolver's median slow time, 36 min: 23 + 7 × 2)", () => {
+    const [p5, p50, p95] = quantilesOf(priceSupplied(market, standard, 10, 60, view("2026-12-08", 660)))
+    // Counted instead of distance (the file before the fix) the same median was 30.20.
+    expect(p50).toBeCloseTo(37, 2)
+    expect(p5 ?? 0).toBeLessThanOrEqual(p50 ?? 0)
+    expect(p95 ?? 0).toBeGreaterThan(p50 ?? 0)
   })
 })

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { suppliedTrip } from "../trips.js"
 import { meterCharges, meterOn, none, shippedMarket, view } from "./support.js"
 
 const { market, tariff } = shippedMarket("brussels")
@@ -48,5 +49,17 @@ describe("Brussels: the 2022 tariff (in force on 2024-01-01 and today)", () => {
     const priced = priceTrip(market.tariffs, tariff, { distanceKm: 14, durationMinutes: 25, routeSource: "resolved" }, view("2026-12-08", 660, centre, bru), 2)
     expect(priced.fare).toBeUndefined()
     expect(priced.distribution.quantile(0.5)).toBeGreaterThan(30)
+  })
+})
+
+describe("Brussels before 2022-10-21: refused (the tariff before, €1.80/km in the Region and €2.70 beyond, is known to differ; its start not found)", () => {
+  it("Grand-Place → BRU on 2021-06-01 gets no price (no-rule-for-date), where it would have been priced on the 2022 rule (2.60 + 14 × 2.30 = €34.80)", () => {
+    const trip = (at: string) => suppliedTrip(market, GRAND_PLACE, BRU, 14, 25)(at)
+    expect(market.offers(trip("2021-06-01T11:00:00+02:00"))).toEqual([])
+    expect(market.unoffered?.(trip("2021-06-01T11:00:00+02:00"))?.message)
+      .toBe("market brussels knows no rule in force on 2021-06-01: its earliest known rule is in force from 2022-10-21")
+    expect(market.offers(trip("2022-10-20T11:00:00+02:00"))).toEqual([])
+    expect(market.unoffered?.(trip("2022-10-21T11:00:00+02:00"))).toBeUndefined()
+    expect(market.offers(trip("2022-10-21T11:00:00+02:00"))).toHaveLength(1)
   })
 })

@@ -1,11 +1,12 @@
 /**
  * Dublin (NTA national maximum taxi fare): the standard, premium and special rates of the 2022
- * and 2018 fares on worked examples computed by hand (the published 10.5 km examples among them),
+ * and 2018 fares (and the 2015 one) on worked examples computed by hand (the published 10.5 km examples among them),
  * Sundays, public holidays, Christmas and New Year, the version boundary, and Dublin Airport.
  * Sources: packages/markets/models/sources/dublin.md.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { suppliedTrip } from "../trips.js"
 import { meterForView, shippedMarket, view } from "./support.js"
 
 const { doc, market, tariff } = shippedMarket("dublin")
@@ -61,7 +62,7 @@ describe("Dublin: the national maximum fare of 2022-09-01 (in force 2024-01-01; 
     expect(v.caveat?.note).toContain("No later order (2025 or 2026) was found")
     // No version of the 2024 Order: the last day of the 2022 fare (Citizens Information: "the rates
     // until 30 November 2024"), the Order's first day and today are all priced on the 2022 fare.
-    expect(tariff.versions.map((x) => x.effectiveFrom)).toEqual(["2018-02-01", "2022-09-01"])
+    expect(tariff.versions.map((x) => x.effectiveFrom)).toEqual(["2015-04-30", "2018-02-01", "2022-09-01"])
     expect(["2024-11-30", "2024-12-01", "2026-12-06"].map((d) => versionAt(tariff, d).effectiveFrom)).toEqual(["2022-09-01", "2022-09-01", "2022-09-01"])
     // 10.5 km on Tuesday 2024-12-03 at 11:00: 4.20 + 10 × 1.30 = 17.20, as before the Order.
     expect(km(10.5, "2024-12-03")).toBeCloseTo(17.2, 6)
@@ -85,5 +86,37 @@ describe("Dublin before 2022-09-01: the fare of 2018-02-01", () => {
     // 20 km by day: 3.80 + 14.5 × 1.14 + 5 × 1.50 = 27.83.
     expect(km(20, "2022-08-30")).toBeCloseTo(27.83, 6)
     expect(km(10.5, "2022-09-01")).toBeCloseTo(17.2, 6)
+  })
+})
+
+describe("Dublin from 2015-04-30 to 2018-01-31: the fare of the Order 2015 (NTA's own table); before it, refused", () => {
+  it("standard €3.60 for 500 m, €1.10/km to 15 km, €1.45/km after: 12.5 km on 2016-06-01 is €16.80", () => {
+    expect(["2015-04-30", "2016-06-01", "2018-01-31", "2018-02-01"].map((d) => versionAt(tariff, d).effectiveFrom))
+      .toEqual(["2015-04-30", "2015-04-30", "2015-04-30", "2018-02-01"])
+    // 12.5 km, Wednesday 11:00: 3.60 + (12.5 − 0.5) × 1.10 = 3.60 + 13.20 = 16.80 (on the 2018 fare it was 17.48).
+    expect(km(12.5, "2016-06-01")).toBeCloseTo(16.8, 6)
+    // 20 km: 3.60 + 14.5 × 1.10 + 5 × 1.45 = 3.60 + 15.95 + 7.25 = 26.80.
+    expect(km(20, "2016-06-01")).toBeCloseTo(26.8, 6)
+    // Changeover: €0.39/min ÷ €1.10/km = 21.27 km/h.
+    expect(meterAt("2016-06-01").time.crossoverKmh).toBeCloseTo(21.27, 2)
+  })
+  it("premium €4.00 + €1.40/km (20:00–08:00, Sundays, bank holidays) and special €4.00 + €1.75/km at Christmas", () => {
+    // 12.5 km premium: 4.00 + 12 × 1.40 = 20.80.
+    expect(km(12.5, "2016-06-01", 22 * 60)).toBeCloseTo(20.8, 6)
+    expect(km(12.5, "2016-06-05")).toBeCloseTo(20.8, 6)
+    // 2016-08-01: the August bank holiday (first Monday of August); the next day is standard.
+    expect(km(12.5, "2016-08-01")).toBeCloseTo(20.8, 6)
+    expect(km(12.5, "2016-08-02")).toBeCloseTo(16.8, 6)
+    // Christmas Day 2016: special, 4.00 + 12 × 1.75 = 25.00; Christmas Eve 19:59 standard.
+    expect(km(12.5, "2016-12-25")).toBeCloseTo(25, 6)
+    expect(km(12.5, "2016-12-24", 19 * 60 + 59)).toBeCloseTo(16.8, 6)
+  })
+  it("refuses a trip dated before 2015-04-30 (no-rule-for-date): the fare before (€4.10 for 1 km) is known to differ", () => {
+    const trip = (at: string) => suppliedTrip(market, AIRPORT, OCONNELL_ST, 12.5, 25)(at)
+    expect(market.offers(trip("2015-04-29T11:00:00+01:00"))).toEqual([])
+    expect(market.unoffered?.(trip("2015-04-29T11:00:00+01:00"))?.message)
+      .toBe("market dublin knows no rule in force on 2015-04-29: its earliest known rule is in force from 2015-04-30")
+    expect(market.unoffered?.(trip("2015-04-30T11:00:00+01:00"))).toBeUndefined()
+    expect(market.offers(trip("2015-04-30T11:00:00+01:00"))).toHaveLength(1)
   })
 })

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { suppliedTrip } from "../trips.js"
 import { meterFare, meterOn, none, quantilesOf, shippedMarket, view } from "./support.js"
 
 const { market, tariff } = shippedMarket("frankfurt")
@@ -39,5 +40,17 @@ describe("Frankfurt am Main: Taxentarif of 2023-01-10", () => {
     // The city's €13 needs about 6 of the 7 minutes below 15.8 km/h (13.08 above): 16 % over the quoted p95.
     expect(13 / (p95 ?? 1)).toBeGreaterThan(1.1)
     expect(13 / (p95 ?? 1)).toBeLessThan(1.2)
+  })
+})
+
+describe("Frankfurt am Main before 2023-01-10: refused (the 2015 rule, €3.50 + €2.00/km, is known to differ; its first day not read)", () => {
+  it("FRA → Römerberg on 2020-06-01 gets no price (no-rule-for-date), where it would have been priced on the 2023 rule (€35.20 for 13 km; the rule then: 3.50 + 13 × 2.00 = €29.50)", () => {
+    const trip = (at: string) => suppliedTrip(market, { latitude: 50.05, longitude: 8.5706 }, { latitude: 50.1106, longitude: 8.6821 }, 13, 25)(at)
+    expect(market.offers(trip("2020-06-01T11:00:00+02:00"))).toEqual([])
+    expect(market.unoffered?.(trip("2020-06-01T11:00:00+02:00"))?.message)
+      .toBe("market frankfurt knows no rule in force on 2020-06-01: its earliest known rule is in force from 2023-01-10")
+    expect(market.offers(trip("2023-01-09T11:00:00+01:00"))).toEqual([])
+    expect(market.unoffered?.(trip("2023-01-10T11:00:00+01:00"))).toBeUndefined()
+    expect(market.offers(trip("2023-01-10T11:00:00+01:00"))).toHaveLength(1)
   })
 })

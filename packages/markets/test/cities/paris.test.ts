@@ -108,3 +108,25 @@ describe("Paris: earlier forfaits, each trip on its own date's rule", () => {
       .toEqual([[[50, 50]], [[55, 55]], [[35, 35]], [[30, 30]]])
   })
 })
+
+describe("Paris: the 2020 and 2023 forfaits applied on a day not known between the arrêté's JO publication and 1 February (changedAfter)", () => {
+  it("2023-01-20 → 2023-01-31 spans the 2020 and 2023 forfaits: 53–55 / 58–62 / 37–41 / 32–35, both ways; 2023-01-19 exact on 2020's", () => {
+    const at = "2023-01-25T10:00:00+01:00"
+    expect([price(CDG_T2E, OPERA, at), price(CDG_T1, MONTPARNASSE, at), price(ORLY_4, OPERA, at), price(ORLY_4, MONTPARNASSE, at)])
+      .toEqual([[[53, 55]], [[58, 62]], [[37, 41]], [[32, 35]]])
+    expect([price(OPERA, CDG_T2E, at), price(MONTPARNASSE, ORLY_4, at)]).toEqual([[[53, 55]], [[32, 35]]])
+    const evidence = offers(CDG_T2E, OPERA, at)[0]?.source?.level?.evidence ?? ""
+    expect(evidence).toContain("the rule changed on a day not known between 2023-01-20 and 2023-02-01")
+    expect(price(CDG_T2E, OPERA, "2023-01-19T10:00:00+01:00")).toEqual([[53, 53]])
+    expect(price(CDG_T2E, OPERA, "2023-01-20T10:00:00+01:00")).toEqual([[53, 55]])
+    expect(price(CDG_T2E, OPERA, "2023-02-01T10:00:00+01:00")).toEqual([[55, 55]])
+  })
+  it("2019-12-29 → 2020-01-31 spans the 2016 and 2020 forfaits: 50–53 / 55–58 / 35–37 / 30–32; 2019-12-28 exact on 2016's", () => {
+    const at = "2020-01-15T10:00:00+01:00"
+    expect([price(CDG_T2E, OPERA, at), price(CDG_T1, MONTPARNASSE, at), price(ORLY_4, OPERA, at), price(ORLY_4, MONTPARNASSE, at)])
+      .toEqual([[[50, 53]], [[55, 58]], [[35, 37]], [[30, 32]]])
+    expect(price(CDG_T2E, OPERA, "2019-12-28T10:00:00+01:00")).toEqual([[50, 50]])
+    expect(price(CDG_T2E, OPERA, "2019-12-29T10:00:00+01:00")).toEqual([[50, 53]])
+    expect(price(CDG_T2E, OPERA, "2020-02-01T10:00:00+01:00")).toEqual([[53, 53]])
+  })
+})

@@ -46,7 +46,7 @@ describe("market selection by pickup", () => {
         expect((yield* markets.marketAt(CHICAGO_LOOP)).id).toBe("chicago")
       }))
 
-    it.effect("a Chicago taxi of today is on the 2026 rule and carries its caveat; one of 2026-06-30 is on the 2016 rule, one of 2015 on the 2012 rule, and say nothing", () =>
+    it.effect("a Chicago taxi of today is on the 2026 rule and carries its caveat; one of 2026-06-30 is on the 2016 rule and says nothing; one of 2015 on the 2012 rule, whose caveat names the airport tax of those years (amount not found)", () =>
       Effect.gen(function*() {
         const chicago = yield* (yield* MarketData).marketAt(CHICAGO_LOOP)
         const at = suppliedTrip(chicago, CHICAGO_LOOP, { latitude: 41.9214, longitude: -87.6513 }, 5.5, 15)
@@ -61,14 +61,17 @@ describe("market selection by pickup", () => {
         expect(today?.distribution.quantile(0.5)).toBeGreaterThan(june?.distribution.quantile(0.5) ?? Infinity)
         const [past] = chicago.offers(at("2015-11-24T17:00:00Z"))
         expect(past?.source?.tariff?.effectiveFrom).toBe("2012-07-01")
-        expect(past?.source?.level).toEqual({ asOf: "2012-07-01" })
+        expect(past?.source?.level?.asOf).toBe("2012-07-01")
+        // An airport tax existed (Chicago Tribune 1993-01-11); its 2012–2015 amount was not found, so none is charged.
+        expect(past?.source?.level?.evidence).toMatch(/^An airport tax existed before this version: .*Chicago Tribune, 1993-01-11.*amount in force from 2012-07-01 to 2015-12-31 was not found.*\(last checked 2026-12-06\)$/)
+        expect(past?.source?.tariff?.charges ?? []).toEqual([])
         // Older than every rule the file has: priced on the earliest, and the offer says so.
         const [older] = chicago.offers(at("2011-11-22T17:00:00Z"))
         expect(older?.source?.tariff?.effectiveFrom).toBe("2012-07-01")
         expect(older?.source?.level?.asOf).toBe("2012-07-01")
-        expect(older?.source?.level?.evidence).toMatch(/^the trip's date 2011-11-22 is before the earliest rule known for this market \(.*, in force from 2012-07-01\): priced on that rule, not on the one in force on 2011-11-22$/)
+        expect(older?.source?.level?.evidence).toMatch(/^the trip's date 2011-11-22 is before the earliest rule known for this market \(.*, in force from 2012-07-01\): priced on that rule, not on the one in force on 2011-11-22; An airport tax existed before this version: /)
         // The shared source of in-force quotes is not touched by it.
-        expect(chicago.offers(at("2015-11-24T17:00:00Z"))[0]?.source?.level).toEqual({ asOf: "2012-07-01" })
+        expect(chicago.offers(at("2015-11-24T17:00:00Z"))[0]?.source?.level?.evidence).toMatch(/^An airport tax existed/)
       }))
 
     it.effect("a shared taxi from O'Hare or Midway costs the City's flat fee per person to Downtown or McCormick Place and between the airports; no other trip offers it", () =>

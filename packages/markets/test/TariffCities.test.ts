@@ -291,6 +291,21 @@ describe("Toronto: Chapter 546 tariff (with the 2022 fuel surcharge)", () => {
     expect(meterAt(doc, "2022-05-10").initial).toBe(3.25)
     expect(meterAt(doc, "2022-05-11").initial).toBe(4.25)
   })
+  it("a trip before 2015-11-01 is refused (no-rule-for-date): the drop was $4.25 then (Global News 2015-10-30, sinoca.com 2015-10-31), the rule's start not dated", () => {
+    const market = marketOf("toronto")
+    expect(loadTariff("toronto").define?.beforeFirstRule).toBe("refuse")
+    const NATHAN_PHILLIPS = { latitude: 43.6525, longitude: -79.3832 }
+    const DANFORTH = { latitude: 43.6786, longitude: -79.3466 }
+    const trip = (iso: string) => suppliedTrip(market, NATHAN_PHILLIPS, DANFORTH, 5, 15)(iso)
+    // On 2015-10-31 a 5 km trip was 4.25 + 34 × 0.25 = $12.75 (the 2015 rule would say $11.75): not priced.
+    for (const iso of ["2014-06-03T11:00:00-04:00", "2015-10-31T23:30:00-04:00"]) {
+      expect(market.offers(trip(iso))).toEqual([])
+      expect(market.unoffered?.(trip(iso))?.reason).toBe("no-rule-for-date")
+    }
+    expect(market.unoffered?.(trip("2014-06-03T11:00:00-04:00"))?.message)
+      .toBe("market toronto knows no rule in force on 2014-06-03: its earliest known rule is in force from 2015-11-01")
+    expect(market.offers(trip("2015-11-01T00:30:00-04:00"))).toHaveLength(1)
+  })
 })
 
 describe("Singapore: ComfortDelGro fares of 2023-12-13 (operator-lodged)", () => {

@@ -142,6 +142,15 @@ describe("Miami / MIA: Miami-Dade R-700-22 as copied (secondary, from 2023-04-28
     expect(v.caveat?.checked).toBe("2026-12-06")
   })
 
+  it("the caveat names Ordinance 08-71's $1.00 fuel surcharge ($3.50 a gallon for three weeks; releases of 2013-11-25 and 2014-10-21), not modelled, its survival under R-700-22 not found", () => {
+    const { offers } = tripsOf(market, 22.5, 30)
+    const evidence = offers(MIA, SOUTH_BEACH, "2026-12-08T11:00:00-05:00")[0]?.source?.level?.evidence ?? ""
+    expect(evidence).toContain("Ordinance 08-71")
+    expect(evidence).toContain("$3.50 for three consecutive weeks")
+    expect(evidence).toContain("2013-11-25")
+    expect(evidence).toContain("whether it survives R-700-22 was not found")
+  })
+
   it("a trip before 2023-04-28 is refused (no-rule-for-date): before R-700-22 the flat rates applied, not all known", () => {
     const trip = (at: string) => suppliedTrip(market, MIA, SOUTH_BEACH, 22.5, 30)(at)
     for (const at of ["2022-07-18T11:00:00-04:00", "2022-12-01T11:00:00-05:00", "2023-04-27T23:30:00-04:00"]) {

@@ -5,8 +5,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import { meterOn, MILE, shippedMarket, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
-const { market, tariff } = shippedMarket("orlando")
+const { doc, market, tariff } = shippedMarket("orlando")
 const MCO = { latitude: 28.4294, longitude: -81.3089 }
 const DOWNTOWN = { latitude: 28.5421, longitude: -81.3790 }
 
@@ -40,5 +41,17 @@ describe("Orlando: taxicab meter rate of 2012-04-23", () => {
     // 12 miles: $2.40 + 47 × $0.60 = $30.60; started units and slow time only add.
     expect(priced.distribution.quantile(0.05)).toBeGreaterThanOrEqual(30.6 - 0.61)
     expect(priced.distribution.quantile(0.95)).toBeLessThan(45)
+  })
+  it("a trip before 2012-04-23 is refused (no-rule-for-date): the earlier rule differed ($2.20 + $0.55 per quarter mile, citysurfingorlando.com 2012-04) and its start is not known", () => {
+    expect(doc.define?.beforeFirstRule).toBe("refuse")
+    // MCO → Lake Eola, 19 km, on 2011-06-01: on the earlier rule 2.20 + 47 × 0.55 = $28.05, not the 2012 rule's $30.60; not priced.
+    const trip = (iso: string) => suppliedTrip(market, MCO, DOWNTOWN, 19, 22)(iso)
+    for (const iso of ["2011-06-01T11:00:00-04:00", "2012-04-22T23:30:00-04:00"]) {
+      expect(market.offers(trip(iso))).toEqual([])
+      expect(market.unoffered?.(trip(iso))?.reason).toBe("no-rule-for-date")
+    }
+    expect(market.unoffered?.(trip("2011-06-01T11:00:00-04:00"))?.message)
+      .toBe("market orlando knows no rule in force on 2011-06-01: its earliest known rule is in force from 2012-04-23")
+    expect(market.offers(trip("2012-04-23T00:30:00-04:00"))).toHaveLength(1)
   })
 })

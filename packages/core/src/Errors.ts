@@ -93,7 +93,8 @@ export const NotServedReason = Schema.Literal("pickup-outside-markets", "destina
     "published rules price none of its offers for this trip (a market of an airport's fixed fares alone, asked for a " +
     "trip that none of them covers); no-rule-for-date: the trip's local date is before the earliest rule the market " +
     "knows, and the rule in force then is known to differ from it but not known itself (Dallas before 2026-01-25), or " +
-    "the date falls where the rule changed on a day not known and only one of the two rules prices the trip"
+    "the date falls where the rule changed on a day not known and only one of the two rules prices the trip, or " +
+    "on or after the day the market's last known rule was replaced by one whose amounts were not read (Dublin from 2024-12-01)"
 })
 export type NotServedReason = typeof NotServedReason.Type
 
@@ -198,6 +199,22 @@ export const noRuleForTrip = (market: MarketId, airports: ReadonlyArray<string>)
 export const noRuleForDate = (market: MarketId, tripDate: string, knownFrom: string): MarketNotServed =>
   new MarketNotServed({
     message: `market ${market} knows no rule in force on ${tripDate}: its earliest known rule is in force from ${knownFrom}`,
+    reason: "no-rule-for-date"
+  })
+
+/**
+ * The refusal of a trip dated on or after the day its market's last known rule was replaced by
+ * one whose amounts were not read: "market dublin knows no rule in force on 2026-12-08: its rule
+ * of 2022-09-01 was replaced on 2024-12-01 by one whose amounts were not read".
+ */
+export const noRuleSinceReplaced = (
+  market: MarketId,
+  tripDate: string,
+  replaced: { readonly effectiveFrom: string; readonly replacedFrom: string }
+): MarketNotServed =>
+  new MarketNotServed({
+    message: `market ${market} knows no rule in force on ${tripDate}: its rule of ${replaced.effectiveFrom} was replaced on ` +
+      `${replaced.replacedFrom} by one whose amounts were not read`,
     reason: "no-rule-for-date"
   })
 

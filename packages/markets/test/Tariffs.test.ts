@@ -228,6 +228,19 @@ describe("a tariff file is checked when it is read", () => {
     expect(invalid(provider([{ ...VERSION, meter: { ...tiered, time: { ...shared, price: 0.5 } } }]))).toBe(true)
   })
 
+  it("replacedFrom (a rule replaced by one not read) ends a defined market's last version only, after its start", () => {
+    const defined = (versions: ReadonlyArray<unknown>) => ({
+      ...provider(versions),
+      define: { name: "Test", timeZone: "UTC", area: { kind: "bbox", south: 0, west: 0, north: 1, east: 1 } }
+    })
+    expect(invalid(defined([VERSION]))).toBe(false)
+    expect(invalid(defined([{ ...VERSION, replacedFrom: "2024-12-01" }]))).toBe(false)
+    expect(invalid(defined([{ ...VERSION, replacedFrom: "2020-01-01" }]))).toBe(true)
+    expect(invalid(defined([{ ...VERSION, replacedFrom: "2024-12-01" }, { ...VERSION, effectiveFrom: "2025-01-01" }]))).toBe(true)
+    // A fitted market's tariff (no `define`) does not read it.
+    expect(invalid(provider([{ ...VERSION, replacedFrom: "2024-12-01" }]))).toBe(true)
+  })
+
   it("a concurrent counter (Seoul's 동시병산) needs slow time: below-speed passes, always or never do not", () => {
     const concurrent = { ...NYC_2022, time: { ...NYC_2022.time, counter: "concurrent" } }
     expect(invalid(provider([{ ...VERSION, meter: concurrent }]))).toBe(false)

@@ -513,7 +513,7 @@ export interface components {
             reach?: components["schemas"]["MarketReachExceeded"];
         };
         /**
-         * @description pickup-outside-markets: no market serves the pickup point; destination-beyond-reach: the pickup's market serves it, but the destination lies farther from that market's area than its reach; no-rule-for-trip: the market's published rules price none of its offers for this trip (a market of an airport's fixed fares alone, asked for a trip that none of them covers); no-rule-for-date: the trip's local date is before the earliest rule the market knows, and the rule in force then is known to differ from it but not known itself (Dallas before 2026-01-25), or the date falls where the rule changed on a day not known and only one of the two rules prices the trip
+         * @description pickup-outside-markets: no market serves the pickup point; destination-beyond-reach: the pickup's market serves it, but the destination lies farther from that market's area than its reach; no-rule-for-trip: the market's published rules price none of its offers for this trip (a market of an airport's fixed fares alone, asked for a trip that none of them covers); no-rule-for-date: the trip's local date is before the earliest rule the market knows, and the rule in force then is known to differ from it but not known itself (Dallas before 2026-01-25), or the date falls where the rule changed on a day not known and only one of the two rules prices the trip, or on or after the day the market's last known rule was replaced by one whose amounts were not read (Dublin from 2024-12-01)
          * @enum {string}
          */
         NotServedReason: "pickup-outside-markets" | "destination-beyond-reach" | "no-rule-for-trip" | "no-rule-for-date";

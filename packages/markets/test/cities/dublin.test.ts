@@ -16,7 +16,7 @@ const km = (d: number, date: string, minute = 660) => meterAmount(meterAt(date, 
 const AIRPORT = { latitude: 53.4264, longitude: -6.2499 }
 const OCONNELL_ST = { latitude: 53.3498, longitude: -6.2603 }
 
-describe("Dublin: the national maximum fare of 2022-09-01 (in force 2024-01-01; priced today with the 2024 caveat)", () => {
+describe("Dublin: the national maximum fare of 2022-09-01 (in force 2024-01-01; replaced on 2024-12-01 by an Order whose rates were not read: trips from then refused)", () => {
   it("standard rate: €4.20 for 500 m, €1.30/km to 15 km, €1.65/km after; 10.5 km is €17.20 as published", () => {
     // 10.5 km: 4.20 + 10 × 1.30 = 17.20 (moneyguideireland's example for 08:00–20:00).
     expect(km(10.5, "2026-12-08")).toBeCloseTo(17.2, 6)
@@ -54,18 +54,26 @@ describe("Dublin: the national maximum fare of 2022-09-01 (in force 2024-01-01; 
     expect(km(10.5, "2024-01-01", 3 * 60)).toBeCloseTo(special, 6)
     expect(km(10.5, "2024-01-01", 11 * 60)).toBeCloseTo(4.8 + 17.1, 6)
   })
-  it("carries the caveat that the Order of 2024 (+9 %, from 2024-12-01) replaced it, its rates not found (checked 2026-12-06)", () => {
-    const v = versionAt(tariff, "2026-12-08")
+  it("ends on 2024-12-01, when the Order of 2024 (+9 %) replaced it, its rates not found (checked 2026-12-06): a trip from that day is refused, not priced on the 2022 fare", () => {
+    const v = versionAt(tariff, "2024-11-30")
     expect(v.effectiveFrom).toBe("2022-09-01")
-    expect(v.caveat?.note).toContain("2024-12-01")
+    expect(v.replacedFrom).toBe("2024-12-01")
+    expect(v.caveat?.note).toContain("a trip dated from 2024-12-01 is refused")
     expect(v.caveat?.checked).toBe("2026-12-06")
     expect(v.caveat?.note).toContain("No later order (2025 or 2026) was found")
-    // No version of the 2024 Order: the last day of the 2022 fare (Citizens Information: "the rates
-    // until 30 November 2024"), the Order's first day and today are all priced on the 2022 fare.
     expect(tariff.versions.map((x) => x.effectiveFrom)).toEqual(["2015-04-30", "2018-02-01", "2022-09-01"])
-    expect(["2024-11-30", "2024-12-01", "2026-12-06"].map((d) => versionAt(tariff, d).effectiveFrom)).toEqual(["2022-09-01", "2022-09-01", "2022-09-01"])
-    // 10.5 km on Tuesday 2024-12-03 at 11:00: 4.20 + 10 × 1.30 = 17.20, as before the Order.
-    expect(km(10.5, "2024-12-03")).toBeCloseTo(17.2, 6)
+    // The last day of the 2022 fare (Citizens Information: "the rates until 30 November 2024") is
+    // priced on it: 10.5 km at 11:00 is 4.20 + 10 × 1.30 = 17.20; the Order's first day and today are refused.
+    const trip = (at: string) => suppliedTrip(market, AIRPORT, OCONNELL_ST, 10.5, 20)(at)
+    const p5 = (at: string) => market.offers(trip(at)).map((o) => o.distribution.quantile(0.05))
+    expect(p5("2024-11-29T11:00:00+00:00")).toEqual([17.2])
+    expect(market.unoffered?.(trip("2024-11-30T11:00:00+00:00"))).toBeUndefined()
+    for (const [at, date] of [["2024-12-01T11:00:00+00:00", "2024-12-01"], ["2026-12-08T11:00:00+00:00", "2026-12-08"]] as const) {
+      expect(market.offers(trip(at))).toEqual([])
+      expect(market.unoffered?.(trip(at))?.message).toBe(
+        `market dublin knows no rule in force on ${date}: its rule of 2022-09-01 was replaced on 2024-12-01 by one whose amounts were not read`
+      )
+    }
   })
   it("serves Dublin Airport (outside the city's box) and meters it", () => {
     expect(market.serves(AIRPORT)).toBe(true)

@@ -295,7 +295,15 @@ export const TariffVersion = Schema.Struct({
    * the version says so in its `level.evidence`, so the rule is not presented as certainly
    * today's.
    */
-  caveat: Schema.optional(Schema.Struct({ checked: LocalDate, note: Schema.String }))
+  caveat: Schema.optional(Schema.Struct({ checked: LocalDate, note: Schema.String })),
+  /**
+   * The local date from which this version, a tariff's last, is known to have been replaced by
+   * a rule whose amounts were not read (Dublin's maximum fare of 2022, replaced on 2024-12-01):
+   * a trip dated on or after it is not priced by this tariff, and where no tariff of the market
+   * prices it, it is refused as `no-rule-for-date`. After `effectiveFrom`; on the last version
+   * only; markets defined by their tariff only.
+   */
+  replacedFrom: Schema.optional(LocalDate)
 }).annotations({ identifier: "TariffVersion" })
 export type TariffVersion = typeof TariffVersion.Type
 
@@ -451,6 +459,11 @@ const tariffProblem = (t: typeof TariffFields.Type): string | undefined => {
       if (windowProblem !== undefined) return `${at}: ${windowProblem}`
       if (t.define === undefined && v.changedAfter !== undefined) return `${at}: changedAfter is read for markets defined by their tariff only`
       if (v.between !== undefined && v.changedAfter === undefined) return `${at}: between is read only with changedAfter (it says why the window exists)`
+      if (v.replacedFrom !== undefined) {
+        if (t.define === undefined) return `${at}: replacedFrom is read for markets defined by their tariff only`
+        if (i !== p.versions.length - 1) return `${at}: replacedFrom ends a tariff's last version only (a later version replaces this one)`
+        if (v.replacedFrom <= v.effectiveFrom) return `${at}: replacedFrom ${v.replacedFrom} must be after effectiveFrom`
+      }
       const named = [
         ...v.meterVariants.flatMap((m) => conditionZones(m.when)),
         ...v.flatFares.flatMap((f) => [...f.between[0], ...f.between[1], ...conditionZones(f.when)]),

@@ -21,7 +21,7 @@
  */
 import { DateTime } from "effect"
 import type { LocalTime, Market, OfferSource, PriceDistribution, ProviderOffer, RouteProfile, Trip } from "@ridequote/core"
-import { minorDigits, noRuleForDate, noRuleInChangeWindow, normalQuantile, SAMPLE_ROUTE_PROFILE } from "@ridequote/core"
+import { minorDigits, noRuleForDate, noRuleInChangeWindow, noRuleSinceReplaced, normalQuantile, SAMPLE_ROUTE_PROFILE } from "@ridequote/core"
 import { contains } from "../Area.js"
 import { localClock, localDateClock } from "../LocalClock.js"
 import type { Area } from "../ModelFile.js"
@@ -330,6 +330,16 @@ const pricedMarket = (head: TariffHead, document: TariffDocument): DefinedMarket
   /** The trip's local date when it is before the first rule a refusing market knows. */
   const beforeKnown = (localDate: string | undefined): string | undefined =>
     knownFrom !== undefined && localDate !== undefined && localDate < knownFrom ? localDate : undefined
+  /** Per tariff, its last version when that was replaced by a rule not read (`replacedFrom`). */
+  const replaced = document.tariffs.map((t) => {
+    const last = t.versions[t.versions.length - 1]
+    return last?.replacedFrom === undefined ? undefined : { effectiveFrom: last.effectiveFrom, replacedFrom: last.replacedFrom }
+  })
+  /** Tariff `i`'s replaced last version when the trip is dated on or after its replacement. */
+  const replacedOn = (i: number, localDate: string | undefined) => {
+    const r = replaced[i]
+    return r !== undefined && localDate !== undefined && localDate >= r.replacedFrom ? r : undefined
+  }
   return {
     timeZone: definition.timeZone,
     id: document.market,
@@ -343,13 +353,17 @@ const pricedMarket = (head: TariffHead, document: TariffDocument): DefinedMarket
     serves,
     localTime: (at): LocalTime => clock(DateTime.toEpochMillis(at)),
     // Why a trip it offers nothing for is not served, where it can say more than "no rule for
-    // the trip": dated before the first rule of a refusing market, or in a change window where
-    // only one of the two rules prices it.
+    // the trip": dated before the first rule of a refusing market, after its last rule was
+    // replaced by one not read, or in a change window where only one of the two rules prices it.
     unoffered: (trip: Trip) => {
       const view = viewOf(trip)
       const date = view.localDate
       if (date === undefined) return undefined
       if (knownFrom !== undefined && beforeKnown(date) !== undefined) return noRuleForDate(document.market, date, knownFrom)
+      for (let i = 0; i < replaced.length; i++) {
+        const r = replacedOn(i, date)
+        if (r !== undefined) return noRuleSinceReplaced(document.market, date, r)
+      }
       for (const tariff of document.tariffs) {
         const gap = windowGap(tariffs, tariff, view)
         if (gap !== undefined) return noRuleInChangeWindow(document.market, date, gap)
@@ -362,7 +376,7 @@ const pricedMarket = (head: TariffHead, document: TariffDocument): DefinedMarket
       if (beforeKnown(view.localDate) !== undefined) return []
       const out: Array<ProviderOffer> = []
       document.tariffs.forEach((tariff, i) => {
-        if (!coversTrip(tariffs, tariff, view)) return
+        if (replacedOn(i, view.localDate) !== undefined || !coversTrip(tariffs, tariff, view)) return
         const priced = priceTrip(tariffs, tariff, trip, view, digits, chargesOf)
         const w = priced.window
         out.push({

@@ -51,3 +51,28 @@ describe("Las Vegas: Nevada Taxicab Authority rates of 2023-06-05", () => {
     expect(market.serves({ latitude: 36.1699, longitude: -115.6 })).toBe(false)
   })
 })
+
+describe("Las Vegas: the 2023 F1 pilot surcharge (audit F-LAS-2; Nevada B&I release 2023-10-30)", () => {
+  const trip = (from: { latitude: number; longitude: number }, to: { latitude: number; longitude: number }, date: string, minute: number, km = 8, minutes = 15) =>
+    priceTrip(market.tariffs, tariff, { distanceKm: km, durationMinutes: minutes, routeSource: "resolved" }, view(date, minute, market.tariffs.locate(from), market.tariffs.locate(to)), 2)
+  it("LAS → Bellagio (Zone 2) on 2023-11-17 15:00: ($26 + $15 + $2.40 airport fee) × 1.03 = $44.70 (the release's Zone 2 $41 + fee + tax)", () => {
+    const priced = trip(T1, BELLAGIO, "2023-11-17", 15 * 60)
+    expect(priced.distribution.quantile(0.05)).toBeCloseTo(44.7, 2)
+    expect(priced.distribution.quantile(0.95)).toBeCloseTo(44.7, 2)
+    // Bellagio → LAS (no pick-up fee): (26 + 15) × 1.03 = 42.23.
+    expect(trip(BELLAGIO, T1, "2023-11-17", 15 * 60).distribution.quantile(0.5)).toBeCloseTo(42.23, 2)
+  })
+  it("from noon on 2023-11-15 to noon on 2023-11-21, on metered trips touching the airport or a zone too; not Fremont ↔ Henderson", () => {
+    const bellagio = (date: string, minute: number) => trip(T1, BELLAGIO, date, minute).distribution.quantile(0.5)
+    expect(bellagio("2023-11-15", 11 * 60 + 59)).toBeCloseTo(29.25, 2) // (26 + 2.40) × 1.03
+    expect(bellagio("2023-11-15", 12 * 60)).toBeCloseTo(44.7, 2)
+    expect(bellagio("2023-11-21", 11 * 60 + 59)).toBeCloseTo(44.7, 2)
+    expect(bellagio("2023-11-21", 12 * 60)).toBeCloseTo(29.25, 2)
+    expect(bellagio("2023-11-22", 11 * 60)).toBeCloseTo(29.25, 2)
+    // LAS → Fremont (metered), 14.5 km in 17 min: the surcharge on top of the meter, the spread moved by (15 × 1.03).
+    const on = trip(T1, FREMONT, "2023-11-17", 15 * 60, 14.5, 17), off = trip(T1, FREMONT, "2024-01-10", 15 * 60, 14.5, 17)
+    expect(on.distribution.quantile(0.05) - off.distribution.quantile(0.05)).toBeCloseTo(15.45, 2)
+    const away = trip(FREMONT, HENDERSON, "2023-11-17", 15 * 60, 20, 25), awayAfter = trip(FREMONT, HENDERSON, "2024-01-10", 15 * 60, 20, 25)
+    expect(away.distribution.quantile(0.5)).toBeCloseTo(awayAfter.distribution.quantile(0.5), 2)
+  })
+})

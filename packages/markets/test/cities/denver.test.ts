@@ -55,3 +55,12 @@ describe("Denver: PUC DIA flat-rate zones (effective 2023-05-30)", () => {
     expect(price(DEN, UNION_STATION, "2023-05-30T00:30:00-06:00")).toEqual([[66, 66]])
   })
 })
+
+describe("Denver: the DIA access fee in the caveat (audit F-DEN-2)", () => {
+  it("every offer says the DIA access fee may be added (Rule 6255(c)(V)), today's amount not found, $4.57 about 2019", () => {
+    const v = versionAt(tariff, "2026-12-08")
+    expect(v.caveat?.checked).toBe("2026-12-06")
+    for (const part of ["Rule 6255(c)(V)", "Today's fee was not found", "$4.57"]) expect(v.caveat?.note).toContain(part)
+    expect(offers(DEN, UNION_STATION, AT)[0]?.source?.level?.evidence ?? "").toContain("Rule 6255(c)(V)")
+  })
+})

@@ -86,3 +86,10 @@ describe("Los Angeles before 2008-08-14 (audit F-ALL-1)", () => {
     expect(market.offers(trip("2008-08-14T11:00:00-07:00"))).toHaveLength(1)
   })
 })
+
+describe("Los Angeles: the LAX access-fee decision of 2026-03-10 in the caveat (audit F-LAX-1)", () => {
+  it("the caveat names the Board of Airport Commissioners' vote of 2026-03-10 ($12 in the Central Terminal Area once SkyLink opens) and that the rider's surcharge change was not found", () => {
+    const note = versionAt(tariff, "2026-12-08").caveat?.note ?? ""
+    for (const part of ["2026-03-10", "Board of Airport Commissioners", "$12", "SkyLink", "not modelled"]) expect(note).toContain(part)
+  })
+})

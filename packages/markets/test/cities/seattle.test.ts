@@ -64,3 +64,11 @@ describe("Seattle before 2014-11-10 (audit F-ALL-1)", () => {
     expect(market.offers(trip("2014-11-10T11:00:00-08:00"))).toHaveLength(1)
   })
 })
+
+describe("Seattle: the Port of Seattle per-trip fee in the caveat (audit F-SEA-1)", () => {
+  it("the caveat gives the $6 per-trip fee of Order 2023-04, paid by the driver, not charged here", () => {
+    const note = versionAt(tariff, "2026-12-08").caveat?.note ?? ""
+    for (const part of ["$6", "Order 2023-04", "paid by the driver"]) expect(note).toContain(part)
+    expect(note).not.toContain("amount not found")
+  })
+})

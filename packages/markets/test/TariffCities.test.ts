@@ -74,6 +74,17 @@ describe("San Francisco before 2022-11-17: the SFMTA meter of 2011-09-01 and the
     expect(["2015-06-05", "2015-06-06", "2021-08-03", "2021-08-04", "2022-11-16", "2026-03-03"].map((d) => Number(fee(d).toFixed(2))))
       .toEqual([2, 4, 4, 5.5, 5.5, 5.5])
   })
+  it("a trip before 2011-09-01 is refused (no-rule-for-date, audit F-ALL-1): the earlier meter differed (flag $3.10, $0.45 per fifth of a mile or minute, CBS SF 2011; last raised in 2003, SFMTA Board 2011-05-17)", () => {
+    const market = marketOf("san-francisco")
+    const trip = suppliedTrip(market, { latitude: 37.6189, longitude: -122.375 }, { latitude: 37.788, longitude: -122.4075 }, 22, 38)
+    for (const at of ["2010-06-01T11:00:00-07:00", "2011-08-31T23:30:00-07:00"]) {
+      expect(market.offers(trip(at))).toEqual([])
+      expect(market.unoffered?.(trip(at))?.reason).toBe("no-rule-for-date")
+    }
+    expect(market.unoffered?.(trip("2010-06-01T11:00:00-07:00"))?.message)
+      .toBe("market san-francisco knows no rule in force on 2010-06-01: its earliest known rule is in force from 2011-09-01")
+    expect(market.offers(trip("2011-09-01T11:00:00-07:00"))).toHaveLength(1)
+  })
 })
 
 /** Tokyo's tariff file and market, read once for the Haneda tables' hundred-odd trips. */

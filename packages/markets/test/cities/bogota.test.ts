@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { suppliedTrip } from "../trips.js"
 import { meterCharges, meterForView, none, shippedMarket, view } from "./support.js"
 
 const { market, tariff } = shippedMarket("bogota")
@@ -90,5 +91,35 @@ describe("Bogotá before 2026-02-12: the tariffs of 2022, 2023, 2024 and 2025", 
     expect(recargos("2025-06-03", 21 * 60)).toBe(3500)
     expect(recargos("2025-06-03", 11 * 60, candelaria, elDorado)).toBe(7400)
     expect(recargos("2022-06-07", 21 * 60)).toBe(2200)
+  })
+})
+
+describe("Bogotá 2021: Decreto 013 de 2021 (in force 2021-01-10), $85 a unit (audit F-BOG-2)", () => {
+  it("from 2021-01-10 to 2022-01-07: 5 km = 78 × $85 = $6,630; 1 km = the 50-unit minimum 50 × 85 = $4,250 (published $4,200)", () => {
+    expect(["2021-01-10", "2022-01-07", "2022-01-08"].map((d) => versionAt(tariff, d).effectiveFrom)).toEqual(["2021-01-10", "2021-01-10", "2022-01-08"])
+    const m = meterAt("2021-06-08")
+    expect(meterAmount(m, { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(6630, 6)
+    expect(meterAmount(m, { meterKm: 1, meterSeconds: 0 })).toBeCloseTo(4250, 6)
+    // Waiting on the same counter: 5 km and 4 minutes (10 units of 24 s) are 88 units.
+    expect(meterAmount(m, { meterKm: 5, meterSeconds: 240 })).toBeCloseTo(88 * 85, 6)
+  })
+  it("recargo nocturno, dominical o festivo $2,000, once; no airport recargo (the final amount not read)", () => {
+    expect(recargos("2021-06-08", 21 * 60)).toBe(2000) // Tuesday night
+    expect(recargos("2021-06-13", 11 * 60)).toBe(2000) // Sunday
+    expect(recargos("2021-06-14", 11 * 60)).toBe(2000) // Sagrado Corazón (Monday holiday)
+    expect(recargos("2021-06-14", 21 * 60)).toBe(2000) // holiday night: once
+    expect(recargos("2021-06-08", 11 * 60)).toBe(0)
+    expect(recargos("2021-06-08", 11 * 60, elDorado, candelaria)).toBe(0)
+    expect(versionAt(tariff, "2021-06-08").caveat?.note).toContain("Aeropuerto o Puente Aéreo is NOT charged")
+  })
+  it("a trip before 2021-01-10 is refused (no-rule-for-date): the rule before it differed (the 2021 tariff was \"un aumento de 3,02%\", hoyenbogota.com 2020-12-04; \"Actualmente, un ciudadano debe pagar $4.100\", La FM December 2020)", () => {
+    const trip = suppliedTrip(market, { latitude: 4.7016, longitude: -74.1469 }, { latitude: 4.5981, longitude: -74.0758 }, 15, 30)
+    for (const at of ["2020-06-09T11:00:00-05:00", "2021-01-09T23:30:00-05:00"]) {
+      expect(market.offers(trip(at))).toEqual([])
+      expect(market.unoffered?.(trip(at))?.reason).toBe("no-rule-for-date")
+    }
+    expect(market.unoffered?.(trip("2020-06-09T11:00:00-05:00"))?.message)
+      .toBe("market bogota knows no rule in force on 2020-06-09: its earliest known rule is in force from 2021-01-10")
+    expect(market.offers(trip("2021-01-10T11:00:00-05:00"))).toHaveLength(1)
   })
 })

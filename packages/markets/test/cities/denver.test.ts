@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { versionAt } from "@ridequote/markets"
+import { suppliedTrip } from "../trips.js"
 import { type Point, shippedMarket, tripsOf } from "./support.js"
 
 const { market, tariff } = shippedMarket("denver")
@@ -39,11 +40,27 @@ describe("Denver: PUC DIA flat-rate zones (effective 2023-05-30)", () => {
     expect(offers(DEN, CHERRY_CREEK, AT)).toEqual([])
     expect(offers(UNION_STATION, DTC, AT)).toEqual([])
   })
-  it("2024-01-01 is priced on the same rule; a trip before 2023-05-30 on it too, said to be before the earliest rule", () => {
+  it("2024-01-01 is priced on the same rule", () => {
     expect(price(DEN, UNION_STATION, "2024-01-01T10:00:00-07:00")).toEqual([[66, 66]])
     expect(versionAt(tariff, "2024-01-01").effectiveFrom).toBe("2023-05-30")
-    const early = offers(DEN, UNION_STATION, "2023-05-01T10:00:00-06:00")
-    expect(early.map((o) => o.distribution.quantile(0.5))).toEqual([66])
-    expect(early[0]?.source?.level?.evidence ?? "").toContain("before the earliest rule")
+  })
+  it("a trip before 2023-05-30 is refused (no-rule-for-date, audit F-DEN-1): the earlier maxima differed (DIA – Zone A $51, North Forty News c. 2019), their start not known", () => {
+    const trip = suppliedTrip(market, DEN, UNION_STATION, 40, 40)
+    for (const at of ["2022-06-10T10:00:00-06:00", "2023-05-29T23:30:00-06:00"]) {
+      expect(offers(DEN, UNION_STATION, at)).toEqual([])
+      expect(market.unoffered?.(trip(at))?.reason).toBe("no-rule-for-date")
+    }
+    expect(market.unoffered?.(trip("2022-06-10T10:00:00-06:00"))?.message)
+      .toBe("market denver knows no rule in force on 2022-06-10: its earliest known rule is in force from 2023-05-30")
+    expect(price(DEN, UNION_STATION, "2023-05-30T00:30:00-06:00")).toEqual([[66, 66]])
+  })
+})
+
+describe("Denver: the DIA access fee in the caveat (audit F-DEN-2)", () => {
+  it("every offer says the DIA access fee may be added (Rule 6255(c)(V)), today's amount not found, $4.57 about 2019", () => {
+    const v = versionAt(tariff, "2026-12-08")
+    expect(v.caveat?.checked).toBe("2026-12-06")
+    for (const part of ["Rule 6255(c)(V)", "Today's fee was not found", "$4.57"]) expect(v.caveat?.note).toContain(part)
+    expect(offers(DEN, UNION_STATION, AT)[0]?.source?.level?.evidence ?? "").toContain("Rule 6255(c)(V)")
   })
 })

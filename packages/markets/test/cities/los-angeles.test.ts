@@ -73,3 +73,23 @@ describe("Los Angeles: LADOT taxicab rates of 2008-08-14", () => {
     expect(market.serves(LAX)).toBe(true)
   })
 })
+
+describe("Los Angeles before 2008-08-14 (audit F-ALL-1)", () => {
+  it("a trip before 2008-08-14 is refused (no-rule-for-date): the earlier rule differed ($2.65 for the first 1/7 mile, $2.45 a mile, LAX–Downtown $42.00, LAist 2008), its start not confirmed", () => {
+    const trip = suppliedTrip(market, LAX, SANTA_MONICA_PIER, 17, 30)
+    for (const at of ["2007-06-01T11:00:00-07:00", "2008-08-13T23:30:00-07:00"]) {
+      expect(market.offers(trip(at))).toEqual([])
+      expect(market.unoffered?.(trip(at))?.reason).toBe("no-rule-for-date")
+    }
+    expect(market.unoffered?.(trip("2007-06-01T11:00:00-07:00"))?.message)
+      .toBe("market los-angeles knows no rule in force on 2007-06-01: its earliest known rule is in force from 2008-08-14")
+    expect(market.offers(trip("2008-08-14T11:00:00-07:00"))).toHaveLength(1)
+  })
+})
+
+describe("Los Angeles: the LAX access-fee decision of 2026-03-10 in the caveat (audit F-LAX-1)", () => {
+  it("the caveat names the Board of Airport Commissioners' vote of 2026-03-10 ($12 in the Central Terminal Area once SkyLink opens) and that the rider's surcharge change was not found", () => {
+    const note = versionAt(tariff, "2026-12-08").caveat?.note ?? ""
+    for (const part of ["2026-03-10", "Board of Airport Commissioners", "$12", "SkyLink", "not modelled"]) expect(note).toContain(part)
+  })
+})

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, versionAt } from "@ridequote/markets"
-import { meterForView, shippedMarket, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
+import { meterForView, shippedMarket, tripsOf, view } from "./support.js"
 
 const { doc, market, tariff } = shippedMarket("mexico-city")
 const meterAtMinute = (date: string, minute: number) => meterForView(tariff, view(date, minute))
@@ -30,15 +31,61 @@ describe("Mexico City: taxi libre tariff of 2013-04-01", () => {
       expect(meterAmount(meterAtMinute("2026-12-08", minute), { meterKm: 5, meterSeconds: 0 })).toBeCloseTo(30.14, 9)
     }
   })
-  it("the same rule on 2024-01-01; the offer carries the AICM and 2026 caveat; AICM and the Zócalo are served", () => {
+  it("the same rule on 2024-01-01; the offer carries the AICM and 2026 caveat; the Zócalo is served", () => {
     expect(versionAt(tariff, "2024-01-01").effectiveFrom).toBe("2013-04-01")
-    expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("AICM")
+    expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("Pick-ups at AICM are not served")
     // Update check of 2026-12-06: the Gaceta's 2025-11-01 rise was for the colectivo; no taxi revision found.
     expect(versionAt(tariff, "2026-12-08").caveat?.checked).toBe("2026-12-06")
     expect(versionAt(tariff, "2026-12-08").caveat?.note).toContain("colectivo")
-    expect(market.serves({ latitude: 19.4363, longitude: -99.0721 })).toBe(true)
     expect(market.serves({ latitude: 19.4326, longitude: -99.1332 })).toBe(true)
     expect(market.serves({ latitude: 19.2826, longitude: -99.6557 })).toBe(false) // Toluca
     expect(doc.currency).toBe("MXN")
+  })
+})
+
+/** AICM Terminal 1 (the former listed reference point) and the Zócalo. */
+const AICM_T1 = { latitude: 19.4363, longitude: -99.0721 }
+const ZOCALO = { latitude: 19.4326, longitude: -99.1332 }
+/** `km` from the `aicm` zone's centre (19.4326, -99.0746) at a bearing (degrees from north), on the mean sphere. */
+const fromAicmCentre = (km: number, bearing: number) => {
+  const r = (bearing * Math.PI) / 180, lat = 19.4326
+  return {
+    latitude: lat + ((km * Math.cos(r)) / 6371.0088) * (180 / Math.PI),
+    longitude: -99.0746 + ((km * Math.sin(r)) / (6371.0088 * Math.cos((lat * Math.PI) / 180))) * (180 / Math.PI)
+  }
+}
+
+describe("Mexico City and AICM (audit F-MEX-1): pick-ups at the airport are not served, drop-offs there are", () => {
+  it("AICM → Zócalo is refused: the area is the old box with the aicm zone (r 2 km) cut out, so no pick-up in the zone is served", () => {
+    // Only the airport's authorised taxis pick up at AICM, at their own federally authorised fares (not this meter).
+    expect(market.serves(AICM_T1)).toBe(false)
+    for (let bearing = 0; bearing < 360; bearing += 15) {
+      expect(market.serves(fromAicmCentre(0, bearing)), `centre`).toBe(false)
+      expect(market.serves(fromAicmCentre(1.99, bearing)), `1.99 km at ${bearing}°`).toBe(false)
+      // Just outside the notch (2.1 km) the street meter serves again, east of it too (the notch's channel has no width).
+      expect(market.serves(fromAicmCentre(2.1, bearing)), `2.1 km at ${bearing}°`).toBe(true)
+    }
+    expect(market.serves({ latitude: 19.4326, longitude: -99.0 })).toBe(true) // east of the airport, on the channel's line
+    expect(market.serves({ latitude: 19.40, longitude: -98.99 })).toBe(true) // Nezahualcóyotl
+    expect(doc.airports.map((a) => a.iata)).not.toContain("MEX")
+    expect(market.tariffs.locate(AICM_T1).has("aicm")).toBe(true)
+  })
+  it("Zócalo → AICM is priced on the meter: 11 km in 20 min (33 km/h, no slow time at p5): 44 × 1.07 + 8.74 = MXN 55.82", () => {
+    const { offers } = tripsOf(market, 11, 20)
+    const [offer] = offers(ZOCALO, AICM_T1, "2026-12-08T11:00:00-06:00")
+    expect(offer?.distribution.quantile(0.05)).toBeCloseTo(55.82, 2)
+  })
+})
+
+describe("Mexico City before 2013-04-01 (audit F-ALL-1)", () => {
+  it("a trip before 2013-04-01 is refused (no-rule-for-date): the meter before it differed (7.88 + 0.96 from December 2011, day not found; 7.04 + 0.86 from 2011-01-24)", () => {
+    const trip = suppliedTrip(market, ZOCALO, { latitude: 19.4270, longitude: -99.1677 }, 5, 15)
+    for (const at of ["2012-06-05T11:00:00-05:00", "2013-03-31T23:30:00-06:00"]) {
+      expect(market.offers(trip(at))).toEqual([])
+      expect(market.unoffered?.(trip(at))?.reason).toBe("no-rule-for-date")
+    }
+    expect(market.unoffered?.(trip("2012-06-05T11:00:00-05:00"))?.message)
+      .toBe("market mexico-city knows no rule in force on 2012-06-05: its earliest known rule is in force from 2013-04-01")
+    expect(market.offers(trip("2013-04-01T11:00:00-06:00"))).toHaveLength(1)
   })
 })

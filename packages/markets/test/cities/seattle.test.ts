@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
+import { suppliedTrip } from "../trips.js"
 import { meterOn, MILE, shippedMarket, view } from "./support.js"
 
 const { market, tariff } = shippedMarket("seattle")
@@ -48,5 +49,26 @@ describe("Seattle: taximeter rate ($2.60 drop, $2.70/mile, $0.50/min)", () => {
     expect(priced.distribution.quantile(0.05)).toBeGreaterThanOrEqual(37.7 - 0.31)
     expect(priced.distribution.quantile(0.95)).toBeGreaterThan(priced.distribution.quantile(0.05))
     expect(priced.version.effectiveFrom).toBe("2014-11-10")
+  })
+})
+
+describe("Seattle before 2014-11-10 (audit F-ALL-1)", () => {
+  it("a trip before 2014-11-10 is refused (no-rule-for-date): the earlier rate differed ($2.50 drop for the first 1/10 mile and $2.50 a mile from 2008-10-01, City of Seattle; +20 cents a mile in 2012, KNKX), its dates not all known", () => {
+    const trip = suppliedTrip(market, SEA, PIKE_PLACE, 22, 27)
+    for (const at of ["2013-06-04T11:00:00-07:00", "2014-11-09T23:30:00-08:00"]) {
+      expect(market.offers(trip(at))).toEqual([])
+      expect(market.unoffered?.(trip(at))?.reason).toBe("no-rule-for-date")
+    }
+    expect(market.unoffered?.(trip("2013-06-04T11:00:00-07:00"))?.message)
+      .toBe("market seattle knows no rule in force on 2013-06-04: its earliest known rule is in force from 2014-11-10")
+    expect(market.offers(trip("2014-11-10T11:00:00-08:00"))).toHaveLength(1)
+  })
+})
+
+describe("Seattle: the Port of Seattle per-trip fee in the caveat (audit F-SEA-1)", () => {
+  it("the caveat gives the $6 per-trip fee of Order 2023-04, paid by the driver, not charged here", () => {
+    const note = versionAt(tariff, "2026-12-08").caveat?.note ?? ""
+    for (const part of ["$6", "Order 2023-04", "paid by the driver"]) expect(note).toContain(part)
+    expect(note).not.toContain("amount not found")
   })
 })

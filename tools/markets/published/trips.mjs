@@ -32,6 +32,7 @@ const t = (id, from, to, at, km, minutes) => ({ id, pickup: pl[from], destinatio
 const trips = [
   // metered examples
   t("atlanta-10mi", "atlEmory", "atlWestEnd", "2023-06-06T11:00:00-04:00", 10 * KM_MI),
+  t("atlanta-10mi-2022", "atlEmory", "atlWestEnd", "2022-06-07T11:00:00-04:00", 10 * KM_MI),
   t("dublin-2022-day", "dubOConnell", "dubUcd", "2022-09-06T11:00:00+01:00", 10.5),
   t("dublin-2022-night", "dubOConnell", "dubUcd", "2022-09-06T22:00:00+01:00", 10.5),
   t("dublin-2018-day", "dubOConnell", "dubUcd", "2018-02-06T11:00:00+00:00", 10.5),
@@ -71,6 +72,9 @@ const trips = [
   t("lasvegas-z1-to", "lasMandalayBay", "LAS", "2023-06-07T11:00:00-07:00"),
   t("lasvegas-z2-to", "lasBellagio", "LAS", "2023-06-07T11:00:00-07:00"),
   t("lasvegas-z3-to", "lasWynn", "LAS", "2023-06-07T11:00:00-07:00"),
+  t("lasvegas-f1-z1-from", "LAS", "lasMandalayBay", "2023-11-17T15:00:00-08:00"),
+  t("lasvegas-f1-z2-from", "LAS", "lasBellagio", "2023-11-17T15:00:00-08:00"),
+  t("lasvegas-f1-z3-to", "lasWynn", "LAS", "2023-11-17T15:00:00-08:00"),
   t("la-from-lax", "LAX", "laxPershingSquare", "2015-07-21T11:00:00-07:00"),
   t("la-to-lax", "laxPershingSquare", "LAX", "2015-07-21T11:00:00-07:00"),
   t("milan-mxp-2024", "milDuomo", "MXP", "2024-07-02T11:00:00+02:00"),

@@ -89,17 +89,28 @@ const tokyo = (() => {
 })()
 
 /**
+ * The ward and city offices of Tokyo's 19 Haneda fixed-fare wards/cities (latitude, longitude):
+ * the centres of the 1 km circles the file used before the ward boundaries (N03) replaced them.
+ */
+const WARD_OFFICES: Readonly<Record<string, readonly [number, number]>> = {
+  chiyoda: [35.694, 139.7536], shibuya: [35.664, 139.6982], setagaya: [35.6466, 139.6532], shinjuku: [35.6938, 139.7034],
+  nakano: [35.7074, 139.6638], suginami: [35.6995, 139.6364], bunkyo: [35.7081, 139.7523], toshima: [35.7262, 139.7166],
+  kita: [35.7528, 139.7337], itabashi: [35.7512, 139.7094], nerima: [35.7356, 139.6516], taito: [35.7126, 139.78],
+  arakawa: [35.736, 139.7834], adachi: [35.775, 139.8044], katsushika: [35.7434, 139.8473], sumida: [35.7107, 139.8015],
+  edogawa: [35.7067, 139.8683], musashino: [35.7178, 139.5661], mitaka: [35.6836, 139.5595]
+}
+
+/**
  * A 20 km, 30 min trip between Tokyo's Haneda zone and a ward's on a date at a minute of the
  * day, priced on Tokyo's tariff (a fixed fare where the version in force has one).
  */
 const hanedaTrip = (date: string, minute: number, ward: string, fromHaneda = true) => {
-  const { doc, market, tariff } = tokyo()
-  const placesOf = (name: string) => {
-    const zone = doc.zones[name]
-    if (zone?.kind !== "circle") throw new Error(`zone ${name}`)
-    return market.tariffs.locate(zone)
-  }
-  const [hnd, wardPlaces] = [placesOf("haneda"), placesOf(`ward-${ward}`)]
+  const { market, tariff } = tokyo()
+  const office = WARD_OFFICES[ward]
+  if (office === undefined) throw new Error(`no ward office for ${ward}`)
+  const hnd = market.tariffs.locate({ latitude: 35.5533, longitude: 139.7811 })
+  const wardPlaces = market.tariffs.locate({ latitude: office[0], longitude: office[1] })
+  if (!wardPlaces.has(`ward-${ward}`)) throw new Error(`the ${ward} ward office is not in zone ward-${ward}`)
   const [a, b] = fromHaneda ? [hnd, wardPlaces] : [wardPlaces, hnd]
   return priceTrip(market.tariffs, tariff, { distanceKm: 20, durationMinutes: 30, routeSource: "resolved" }, view(date, minute, a, b), 0)
 }

@@ -170,16 +170,18 @@ describe("Tokyo: 23 wards, Musashino and Mitaka, fare of 2022-11-14", () => {
     // Slow time on the same counter: 85 s count as 233 m.
     expect(meterAmount(y2019, { meterKm: 4, meterSeconds: 170 })).toBe(420 + 15 * 80)
   })
-  it("a trip of 2016 (before the 2017-01-30 fare, the first the file has) is priced on it and says so", () => {
+  it("a trip of 2016 (before the 2017-01-30 fare, the first the file has) is refused: the fare then (¥730 for 2 km, ¥90 per 280 m) differed (audit G1)", () => {
     const market = marketOf("tokyo")
     const shibuya = { latitude: 35.658, longitude: 139.7016 }
     const trip = suppliedTrip(market, shibuya, { latitude: 35.6812, longitude: 139.7671 }, 7, 20)
-    const [old] = market.offers(trip("2016-06-07T11:00:00+09:00"))
+    expect(market.offers(trip("2016-06-07T11:00:00+09:00"))).toEqual([])
+    expect(market.unoffered?.(trip("2016-06-07T11:00:00+09:00"))?.reason).toBe("no-rule-for-date")
+    expect(market.unoffered?.(trip("2017-01-29T23:30:00+09:00"))?.message)
+      .toBe("market tokyo knows no rule in force on 2017-01-29: its earliest known rule is in force from 2017-01-30")
+    const [first] = market.offers(trip("2017-01-30T11:00:00+09:00"))
     const [y2018] = market.offers(trip("2018-06-05T11:00:00+09:00"))
     const [now] = market.offers(trip("2026-06-02T11:00:00+09:00"))
-    expect(old?.source?.tariff?.effectiveFrom).toBe("2017-01-30")
-    expect(old?.source?.level?.evidence).toContain("the trip's date 2016-06-07 is before the earliest rule known for this market")
-    expect(old?.distribution.quantile(0.5)).toBe(y2018?.distribution.quantile(0.5))
+    expect(first?.source?.tariff?.effectiveFrom).toBe("2017-01-30")
     expect(y2018?.source?.level?.evidence ?? "").not.toContain("before the earliest rule")
     expect(now?.source?.tariff?.effectiveFrom).toBe("2026-04-20")
     expect(now?.distribution.quantile(0.5)).toBeGreaterThan(y2018?.distribution.quantile(0.5) ?? Infinity)

@@ -62,3 +62,10 @@ describe("Tokyo: Haneda fixed fares by ward boundary (F10)", () => {
     expect(nihonbashi?.distribution.quantile(0.05)).toBeGreaterThanOrEqual(7400)
   })
 })
+
+describe("Tokyo: trips before the first rule (2017-01-30) are refused (audit G1)", () => {
+  it("the fare before (¥730 for the first 2 km, reports of 2016–2017) differed: no-rule-for-date", () => {
+    expect(tripsOf(market, 18, 30).offers(HND, MARUNOUCHI, "2016-06-07T11:00:00+09:00")).toEqual([])
+    expect(tripsOf(market, 18, 30).offers(HND, MARUNOUCHI, "2017-01-30T11:00:00+09:00")).toHaveLength(1)
+  })
+})

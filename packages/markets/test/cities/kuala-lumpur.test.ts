@@ -54,3 +54,12 @@ describe("Kuala Lumpur: trips before the first rule (2015-03-19) are refused (au
     expect(offers(FROM, TO, "2015-03-19T11:00:00+08:00")[0]?.distribution.quantile(0.05)).toBeCloseTo(73, 9)
   })
 })
+
+describe("Kuala Lumpur: caveats on the midnight surcharge and the KLIA coupon (audit F1, F13)", () => {
+  it("every offer says the 50 % is charged by drop-off time (the file reads the start) and that a RM2 KLIA queue coupon (2013) is not modelled", () => {
+    const { offers } = tripsOf(market, 57, 55)
+    const evidence = offers({ latitude: 2.7456, longitude: 101.7072 }, { latitude: 3.1478, longitude: 101.6934 }, "2026-12-08T23:30:00+08:00")[0]?.source?.level?.evidence ?? ""
+    expect(evidence).toContain("charged by drop-off time")
+    expect(evidence).toContain("RM2 queue coupon")
+  })
+})

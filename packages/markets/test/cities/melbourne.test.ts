@@ -75,3 +75,13 @@ describe("Melbourne: trips before the first rule (2025-09-23) are refused (audit
     expect(offers(FROM, TO, "2025-09-23T11:00:00+10:00")).toHaveLength(1)
   })
 })
+
+describe("Melbourne: the airport rank fee is a caveat, not an amount (audit F7)", () => {
+  it("every offer says the rank fee is not modelled and gives the last amounts read ($3.58 from 2016-11-01, $4.50 from 2019-09-01)", () => {
+    const { offers } = tripsOf(market, 23, 25)
+    const evidence = offers({ latitude: -37.669, longitude: 144.841 }, { latitude: -37.818, longitude: 144.9691 }, "2026-12-08T11:00:00+11:00")[0]?.source?.level?.evidence ?? ""
+    expect(evidence).toContain("The Melbourne Airport rank fee is not modelled")
+    expect(evidence).toContain("$4.50 from 2019-09-01")
+    expect(evidence).toContain("Trips before 2025-09-23 are refused")
+  })
+})

@@ -69,3 +69,14 @@ describe("Tokyo: trips before the first rule (2017-01-30) are refused (audit G1)
     expect(tripsOf(market, 18, 30).offers(HND, MARUNOUCHI, "2017-01-30T11:00:00+09:00")).toHaveLength(1)
   })
 })
+
+describe("Tokyo: the fixed fare to Haneda needs a booking (audit F11, caveat only)", () => {
+  it("every offer of the 2022 and 2026 versions says the fixed fare holds from Haneda's stands or for a booked taxi, a hailed taxi charging the meter", () => {
+    for (const at of ["2024-01-10T23:30:00+09:00", "2026-12-08T23:30:00+09:00"]) {
+      const [offer] = tripsOf(market, 18, 25).offers(MARUNOUCHI, HND, at)
+      const evidence = offer?.source?.level?.evidence ?? ""
+      expect(evidence).toContain("booked in advance by phone or through the GO app")
+      expect(evidence).toContain("a hailed taxi charges the meter")
+    }
+  })
+})

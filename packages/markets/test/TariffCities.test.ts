@@ -100,17 +100,28 @@ const tokyo = (() => {
 })()
 
 /**
+ * The ward and city offices of Tokyo's 19 Haneda fixed-fare wards/cities (latitude, longitude):
+ * the centres of the 1 km circles the file used before the ward boundaries (N03) replaced them.
+ */
+const WARD_OFFICES: Readonly<Record<string, readonly [number, number]>> = {
+  chiyoda: [35.694, 139.7536], shibuya: [35.664, 139.6982], setagaya: [35.6466, 139.6532], shinjuku: [35.6938, 139.7034],
+  nakano: [35.7074, 139.6638], suginami: [35.6995, 139.6364], bunkyo: [35.7081, 139.7523], toshima: [35.7262, 139.7166],
+  kita: [35.7528, 139.7337], itabashi: [35.7512, 139.7094], nerima: [35.7356, 139.6516], taito: [35.7126, 139.78],
+  arakawa: [35.736, 139.7834], adachi: [35.775, 139.8044], katsushika: [35.7434, 139.8473], sumida: [35.7107, 139.8015],
+  edogawa: [35.7067, 139.8683], musashino: [35.7178, 139.5661], mitaka: [35.6836, 139.5595]
+}
+
+/**
  * A 20 km, 30 min trip between Tokyo's Haneda zone and a ward's on a date at a minute of the
  * day, priced on Tokyo's tariff (a fixed fare where the version in force has one).
  */
 const hanedaTrip = (date: string, minute: number, ward: string, fromHaneda = true) => {
-  const { doc, market, tariff } = tokyo()
-  const placesOf = (name: string) => {
-    const zone = doc.zones[name]
-    if (zone?.kind !== "circle") throw new Error(`zone ${name}`)
-    return market.tariffs.locate(zone)
-  }
-  const [hnd, wardPlaces] = [placesOf("haneda"), placesOf(`ward-${ward}`)]
+  const { market, tariff } = tokyo()
+  const office = WARD_OFFICES[ward]
+  if (office === undefined) throw new Error(`no ward office for ${ward}`)
+  const hnd = market.tariffs.locate({ latitude: 35.5533, longitude: 139.7811 })
+  const wardPlaces = market.tariffs.locate({ latitude: office[0], longitude: office[1] })
+  if (!wardPlaces.has(`ward-${ward}`)) throw new Error(`the ${ward} ward office is not in zone ward-${ward}`)
   const [a, b] = fromHaneda ? [hnd, wardPlaces] : [wardPlaces, hnd]
   return priceTrip(market.tariffs, tariff, { distanceKm: 20, durationMinutes: 30, routeSource: "resolved" }, view(date, minute, a, b), 0)
 }
@@ -170,16 +181,18 @@ describe("Tokyo: 23 wards, Musashino and Mitaka, fare of 2022-11-14", () => {
     // Slow time on the same counter: 85 s count as 233 m.
     expect(meterAmount(y2019, { meterKm: 4, meterSeconds: 170 })).toBe(420 + 15 * 80)
   })
-  it("a trip of 2016 (before the 2017-01-30 fare, the first the file has) is priced on it and says so", () => {
+  it("a trip of 2016 (before the 2017-01-30 fare, the first the file has) is refused: the fare then (¥730 for 2 km, ¥90 per 280 m) differed (audit G1)", () => {
     const market = marketOf("tokyo")
     const shibuya = { latitude: 35.658, longitude: 139.7016 }
     const trip = suppliedTrip(market, shibuya, { latitude: 35.6812, longitude: 139.7671 }, 7, 20)
-    const [old] = market.offers(trip("2016-06-07T11:00:00+09:00"))
+    expect(market.offers(trip("2016-06-07T11:00:00+09:00"))).toEqual([])
+    expect(market.unoffered?.(trip("2016-06-07T11:00:00+09:00"))?.reason).toBe("no-rule-for-date")
+    expect(market.unoffered?.(trip("2017-01-29T23:30:00+09:00"))?.message)
+      .toBe("market tokyo knows no rule in force on 2017-01-29: its earliest known rule is in force from 2017-01-30")
+    const [first] = market.offers(trip("2017-01-30T11:00:00+09:00"))
     const [y2018] = market.offers(trip("2018-06-05T11:00:00+09:00"))
     const [now] = market.offers(trip("2026-06-02T11:00:00+09:00"))
-    expect(old?.source?.tariff?.effectiveFrom).toBe("2017-01-30")
-    expect(old?.source?.level?.evidence).toContain("the trip's date 2016-06-07 is before the earliest rule known for this market")
-    expect(old?.distribution.quantile(0.5)).toBe(y2018?.distribution.quantile(0.5))
+    expect(first?.source?.tariff?.effectiveFrom).toBe("2017-01-30")
     expect(y2018?.source?.level?.evidence ?? "").not.toContain("before the earliest rule")
     expect(now?.source?.tariff?.effectiveFrom).toBe("2026-04-20")
     expect(now?.distribution.quantile(0.5)).toBeGreaterThan(y2018?.distribution.quantile(0.5) ?? Infinity)

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterCharges, meterOn, shippedMarket, tariffOf, view } from "./support.js"
+import { meterCharges, meterOn, shippedMarket, tariffOf, tripsOf, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { doc, market } = shippedMarket("delhi")
 const [nonAc, ac] = [tariffOf(doc, 0), tariffOf(doc, 1)]
@@ -40,5 +41,19 @@ describe("Delhi: GNCTD taxi fare of 2023-01-11 (in force 2024-01-01 and, as far 
     expect(priced.distribution.quantile(0.05)).toBeGreaterThanOrEqual(295 - 1e-9)
     expect(versionAt(nonAc, "2024-01-01").effectiveFrom).toBe("2023-01-11")
     expect(versionAt(nonAc, "2026-12-06").caveat?.checked).toBe("2026-12-06")
+  })
+})
+
+describe("Delhi: trips before the first rule (2023-01-11) are refused (audit G1)", () => {
+  const FROM = { latitude: 28.5562, longitude: 77.1 }
+  const TO = { latitude: 28.6315, longitude: 77.2167 }
+  const { offers } = tripsOf(market, 16, 40)
+  it("the fare before (₹25 meter-down, ₹14 per km non-AC, ₹16 AC; Business Today 2023-01-11, Hindustan Times 2022-07-02) differed: no-rule-for-date, not a price on the later rule", () => {
+    for (const at of ["2022-06-08T11:00:00+05:30", "2023-01-10T11:00:00+05:30"]) {
+      expect(offers(FROM, TO, at)).toEqual([])
+      expect(market.unoffered?.(suppliedTrip(market, FROM, TO, 16, 40)(at))?.reason).toBe("no-rule-for-date")
+    }
+    // 2023-01-11 11:00, DEL → Connaught Place 16 km in 40 min: non-AC 40 + 15 × 17 = ₹295, AC 40 + 15 × 20 = ₹340.
+    expect(offers(FROM, TO, "2023-01-11T11:00:00+05:30").map((o) => o.distribution.quantile(0.05))).toEqual([295, 340])
   })
 })

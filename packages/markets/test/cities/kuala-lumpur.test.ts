@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterOn, none, shippedMarket, view } from "./support.js"
+import { meterOn, none, shippedMarket, tripsOf, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("kuala-lumpur")
 const meter = meterOn(tariff, "2026-12-08")
@@ -37,5 +38,28 @@ describe("Kuala Lumpur: Klang Valley budget taxi, SPAD fare of 2015-03-19 (the n
     expect(priced.distribution.quantile(0.05)).toBeGreaterThanOrEqual(70.5 - 1e-9)
     expect(priced.fare).toBeUndefined()
     expect(priced.version.caveat?.note).toContain("2015-03-19")
+  })
+})
+
+describe("Kuala Lumpur: trips before the first rule (2015-03-19) are refused (audit G1)", () => {
+  const FROM = { latitude: 2.7456, longitude: 101.7072 }
+  const TO = { latitude: 3.1478, longitude: 101.6934 }
+  const { offers } = tripsOf(market, 57, 55)
+  it("the fare before (from 2009-08-01: RM3, 10 sen per 115 m, 10 sen per 21 s; poskod.my 2015-03, lcct.com.my 2009-07-17) differed: no-rule-for-date, not a price on the later rule", () => {
+    for (const at of ["2014-06-10T11:00:00+08:00", "2015-03-18T11:00:00+08:00"]) {
+      expect(offers(FROM, TO, at)).toEqual([])
+      expect(market.unoffered?.(suppliedTrip(market, FROM, TO, 57, 55)(at))?.reason).toBe("no-rule-for-date")
+    }
+    // 2015-03-19 11:00, KLIA → Dataran Merdeka 57 km in 55 min: 3.00 + 280 × 0.25 = RM73.00.
+    expect(offers(FROM, TO, "2015-03-19T11:00:00+08:00")[0]?.distribution.quantile(0.05)).toBeCloseTo(73, 9)
+  })
+})
+
+describe("Kuala Lumpur: caveats on the midnight surcharge and the KLIA coupon (audit F1, F13)", () => {
+  it("every offer says the 50 % is charged by drop-off time (the file reads the start) and that a RM2 KLIA queue coupon (2013) is not modelled", () => {
+    const { offers } = tripsOf(market, 57, 55)
+    const evidence = offers({ latitude: 2.7456, longitude: 101.7072 }, { latitude: 3.1478, longitude: 101.6934 }, "2026-12-08T23:30:00+08:00")[0]?.source?.level?.evidence ?? ""
+    expect(evidence).toContain("charged by drop-off time")
+    expect(evidence).toContain("RM2 queue coupon")
   })
 })

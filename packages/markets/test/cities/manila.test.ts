@@ -8,6 +8,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import { meterFare, meterOn, none, shippedMarket, tripsOf, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("manila")
 const NAIA = { latitude: 14.5086, longitude: 121.0194 }
@@ -68,5 +69,19 @@ describe("Manila: versions and the window of the PHP 50 change", () => {
     expect(price(MAKATI, NAIA, "2024-11-18T23:00:00+08:00")).toEqual([[240, 245]])
     expect(price(NAIA, MAKATI, "2024-11-19T11:00:00+08:00")).toEqual([[245, 245]])
     expect(offers(NAIA, MAKATI, "2024-07-09T11:00:00+08:00")[0]?.source?.level?.evidence).toContain("2024-03-18")
+  })
+})
+
+describe("Manila: trips before the first rule (2018-07-31) are refused (audit G1)", () => {
+  const FROM = NAIA
+  const TO = { latitude: 14.5826, longitude: 120.9787 }
+  const { offers } = tripsOf(market, 11, 35)
+  it("the fare before (PHP 3.50 per 300 m and PHP 3.50 per minute of waiting; Manila Times 2017-10-05) differed: no-rule-for-date, not a price on the later rule", () => {
+    for (const at of ["2017-06-06T11:00:00+08:00", "2018-07-30T11:00:00+08:00"]) {
+      expect(offers(FROM, TO, at)).toEqual([])
+      expect(market.unoffered?.(suppliedTrip(market, FROM, TO, 11, 35)(at))?.reason).toBe("no-rule-for-date")
+    }
+    // 2018-07-31 11:00, NAIA → Rizal Park 11 km in 35 min: 40 + 11 × 13.50 + 35 × 2 = PHP 258.50.
+    expect(offers(FROM, TO, "2018-07-31T11:00:00+08:00")[0]?.distribution.quantile(0.05)).toBeCloseTo(258.5, 9)
   })
 })

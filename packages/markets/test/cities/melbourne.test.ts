@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterForView, shippedMarket, view } from "./support.js"
+import { meterForView, shippedMarket, tripsOf, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("melbourne")
 const meterAt = (date: string, minute: number) => meterForView(tariff, view(date, minute), market.tariffs.holidays)
@@ -59,5 +60,28 @@ describe("Melbourne: the airport", () => {
     // 5.25 + 23 × 2.037 = 52.101 with no slow time.
     expect(priced.distribution.quantile(0.05)).toBeGreaterThanOrEqual(52.0)
     expect(priced.distribution.quantile(0.95)).toBeLessThan(52.101 + 25 * 0.713)
+  })
+})
+
+describe("Melbourne: trips before the first rule (2025-09-23) are refused (audit G1)", () => {
+  const FROM = { latitude: -37.669, longitude: 144.841 }
+  const TO = { latitude: -37.818, longitude: 144.9691 }
+  const { offers } = tripsOf(market, 23, 25)
+  it("the maximum fares before were lower and not read (ESC: +4.1 % from 2023-10-01, the 2024 review, +2.8 % from 2025-09-23; audit F6): no-rule-for-date, not a price on the later rule", () => {
+    for (const at of ["2024-01-10T11:00:00+11:00", "2025-09-22T11:00:00+10:00"]) {
+      expect(offers(FROM, TO, at)).toEqual([])
+      expect(market.unoffered?.(suppliedTrip(market, FROM, TO, 23, 25)(at))?.reason).toBe("no-rule-for-date")
+    }
+    expect(offers(FROM, TO, "2025-09-23T11:00:00+10:00")).toHaveLength(1)
+  })
+})
+
+describe("Melbourne: the airport rank fee is a caveat, not an amount (audit F7)", () => {
+  it("every offer says the rank fee is not modelled and gives the last amounts read ($3.58 from 2016-11-01, $4.50 from 2019-09-01)", () => {
+    const { offers } = tripsOf(market, 23, 25)
+    const evidence = offers({ latitude: -37.669, longitude: 144.841 }, { latitude: -37.818, longitude: 144.9691 }, "2026-12-08T11:00:00+11:00")[0]?.source?.level?.evidence ?? ""
+    expect(evidence).toContain("The Melbourne Airport rank fee is not modelled")
+    expect(evidence).toContain("$4.50 from 2019-09-01")
+    expect(evidence).toContain("Trips before 2025-09-23 are refused")
   })
 })

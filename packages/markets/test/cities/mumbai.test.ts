@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterCharges, meterOn, shippedMarket, tariffOf, view } from "./support.js"
+import { meterCharges, meterOn, shippedMarket, tariffOf, tripsOf, view } from "./support.js"
 
 const { doc, market } = shippedMarket("mumbai")
 const [taxi, cool] = [tariffOf(doc, 0), tariffOf(doc, 1)]
@@ -48,5 +48,18 @@ describe("Mumbai: MMRTA fare of 2022-10-01 (in force 2024-01-01)", () => {
     expect(["2024-01-01", "2025-01-31", "2025-02-01"].map((d) => versionAt(taxi, d).effectiveFrom)).toEqual(["2022-10-01", "2022-10-01", "2025-02-01"])
     expect(meterOn(cool, "2025-01-31").initial).toBe(40)
     expect(meterOn(cool, "2025-02-01").initial).toBe(48)
+  })
+})
+
+describe("Mumbai: the taxi fare of 2021-03-01 (audit F2)", () => {
+  it("₹25 for the first 1.5 km, ₹16.93 a km: 24 km is 25 + 22.5 × 16.93 = ₹405.925 (the 2022 rule gave 28 + 22.5 × 18.66 = ₹447.85)", () => {
+    expect(versionAt(taxi, "2021-03-01").effectiveFrom).toBe("2021-03-01")
+    expect(versionAt(taxi, "2022-09-30").effectiveFrom).toBe("2021-03-01")
+    expect(versionAt(taxi, "2022-10-01").effectiveFrom).toBe("2022-10-01")
+    expect(meterAmount(meterOn(taxi, "2021-06-08"), { meterKm: 24, meterSeconds: 0 })).toBeCloseTo(405.925, 9)
+    // BOM → Gateway of India, 24 km in 60 min (24 km/h, above the 7.088 km/h crossover), 2021-06-08 11:00: ₹405.93 at p5.
+    const [offer] = tripsOf(market, 24, 60).offers({ latitude: 19.0896, longitude: 72.8656 }, { latitude: 18.922, longitude: 72.8347 }, "2021-06-08T11:00:00+05:30")
+    expect(offer?.distribution.quantile(0.05)).toBeCloseTo(405.93, 2)
+    expect(offer?.source?.tariff?.effectiveFrom).toBe("2021-03-01")
   })
 })

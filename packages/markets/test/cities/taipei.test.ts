@@ -106,3 +106,14 @@ describe("Taipei: airports", () => {
     expect(priced.distribution.quantile(0.95)).toBeLessThanOrEqual(1214.75 + (45 * 60 / 80) * 5)
   })
 })
+
+describe("Taipei: TPE pick-ups before 2023-04-01 on the Taoyuan airport queue meter, in force by 2021-01-13 (audit F4)", () => {
+  it("2022-06-08: 45 km from TPE is 105 + ⌊43.75 / 0.2⌋ = 218 × 5.75 = NT$1,358.50 (the Taipei 2015 meter gave 70 + 218 × 5 = 1,160)", () => {
+    expect(meterAmount(meterAt("2022-06-08", 11 * 60, tpe), { meterKm: 45, meterSeconds: 0 })).toBeCloseTo(1358.5, 9)
+    expect(meterAmount(meterAt("2021-01-13", 11 * 60, tpe), { meterKm: 45, meterSeconds: 0 })).toBeCloseTo(1358.5, 9)
+  })
+  it("before 2021-01-13 (its start not known) TPE pick-ups stay on the Taipei meter: 70 + 218 × 5 = NT$1,160; pick-ups in Taipei too", () => {
+    expect(meterAmount(meterAt("2021-01-12", 11 * 60, tpe), { meterKm: 45, meterSeconds: 0 })).toBe(1160)
+    expect(meterAmount(meterAt("2022-06-08"), { meterKm: 45, meterSeconds: 0 })).toBe(1160)
+  })
+})

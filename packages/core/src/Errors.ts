@@ -91,7 +91,8 @@ export const NotServedReason = Schema.Literal("pickup-outside-markets", "destina
   description: "pickup-outside-markets: no market serves the pickup point; destination-beyond-reach: the pickup's market " +
     "serves it, but the destination lies farther from that market's area than its reach; no-rule-for-trip: the market's " +
     "published rules price none of its offers for this trip (a market of an airport's fixed fares alone, asked for a " +
-    "trip that none of them covers); no-rule-for-date: the trip's local date is before the earliest rule the market " +
+    "trip that none of them covers, or a pick-up at a place whose pick-ups another rule governs, not shipped: Mexico " +
+    "City's airport); no-rule-for-date: the trip's local date is before the earliest rule the market " +
     "knows, and the rule in force then is known to differ from it but not known itself (Dallas before 2026-01-25), or " +
     "the date falls where the rule changed on a day not known and only one of the two rules prices the trip, or " +
     "on or after the day the market's last known rule was replaced by one whose amounts were not read (Dublin from 2024-12-01)"
@@ -200,6 +201,17 @@ export const noRuleForDate = (market: MarketId, tripDate: string, knownFrom: str
   new MarketNotServed({
     message: `market ${market} knows no rule in force on ${tripDate}: its earliest known rule is in force from ${knownFrom}`,
     reason: "no-rule-for-date"
+  })
+
+/**
+ * The refusal of a trip picked up where its market's area holds the place but another rule,
+ * not shipped, governs pick-ups there: "market mexico-city does not price pick-ups at aicm: only
+ * the airport's authorised taxis load at AICM, …".
+ */
+export const pickupNotServed = (market: MarketId, zone: string, why: string): MarketNotServed =>
+  new MarketNotServed({
+    message: `market ${market} does not price pick-ups at ${zone}: ${why}`,
+    reason: "no-rule-for-trip"
   })
 
 /**

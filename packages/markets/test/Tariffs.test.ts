@@ -241,6 +241,17 @@ describe("a tariff file is checked when it is read", () => {
     expect(invalid(provider([{ ...VERSION, replacedFrom: "2024-12-01" }]))).toBe(true)
   })
 
+  it("define.pickupsNotServed names zones of the file, each with why", () => {
+    const withZone = (pickupsNotServed: unknown) => ({
+      ...provider([VERSION]),
+      zones: { apt: { kind: "circle", latitude: 0.5, longitude: 0.5, radiusKm: 1 } },
+      define: { name: "Test", timeZone: "UTC", area: { kind: "bbox", south: 0, west: 0, north: 1, east: 1 }, pickupsNotServed }
+    })
+    expect(invalid(withZone([{ zone: "apt", why: "another rule" }]))).toBe(false)
+    expect(invalid(withZone([{ zone: "nowhere", why: "another rule" }]))).toBe(true)
+    expect(invalid(withZone([{ zone: "apt", why: "" }]))).toBe(true)
+  })
+
   it("a concurrent counter (Seoul's 동시병산) needs slow time: below-speed passes, always or never do not", () => {
     const concurrent = { ...NYC_2022, time: { ...NYC_2022.time, counter: "concurrent" } }
     expect(invalid(provider([{ ...VERSION, meter: concurrent }]))).toBe(false)

@@ -55,18 +55,22 @@ const fromAicmCentre = (km: number, bearing: number) => {
   }
 }
 
-describe("Mexico City and AICM (audit F-MEX-1): pick-ups at the airport are not served, drop-offs there are", () => {
-  it("AICM → Zócalo is refused: the area is the old box with the aicm zone (r 2 km) cut out, so no pick-up in the zone is served", () => {
+describe("Mexico City and AICM (audit F-MEX-1): pick-ups at the airport are not priced, drop-offs there are", () => {
+  it("AICM → Zócalo is refused as no-rule-for-trip, naming the airport's authorised taxis: the market holds the place but prices no pick-up in the aicm zone (r 2 km)", () => {
     // Only the airport's authorised taxis pick up at AICM, at their own federally authorised fares (not this meter).
-    expect(market.serves(AICM_T1)).toBe(false)
+    expect(market.serves(AICM_T1)).toBe(true)
+    const { offers } = tripsOf(market, 11, 20)
+    const trip = suppliedTrip(market, AICM_T1, ZOCALO, 11, 20)("2026-12-08T11:00:00-06:00")
+    expect(market.offers(trip)).toEqual([])
+    const refusal = market.unoffered?.(trip)
+    expect(refusal?.reason).toBe("no-rule-for-trip")
+    expect(refusal?.message).toMatch(/^market mexico-city does not price pick-ups at aicm: only the airport's authorised taxis load at AICM/)
     for (let bearing = 0; bearing < 360; bearing += 15) {
-      expect(market.serves(fromAicmCentre(0, bearing)), `centre`).toBe(false)
-      expect(market.serves(fromAicmCentre(1.99, bearing)), `1.99 km at ${bearing}°`).toBe(false)
-      // Just outside the notch (2.1 km) the street meter serves again, east of it too (the notch's channel has no width).
-      expect(market.serves(fromAicmCentre(2.1, bearing)), `2.1 km at ${bearing}°`).toBe(true)
+      expect(offers(fromAicmCentre(0, bearing), ZOCALO, "2026-12-08T11:00:00-06:00"), "centre").toEqual([])
+      expect(offers(fromAicmCentre(1.99, bearing), ZOCALO, "2026-12-08T11:00:00-06:00"), `1.99 km at ${bearing}°`).toEqual([])
+      // Just outside the zone (2.1 km) the street meter prices the pick-up again.
+      expect(offers(fromAicmCentre(2.1, bearing), ZOCALO, "2026-12-08T11:00:00-06:00"), `2.1 km at ${bearing}°`).toHaveLength(1)
     }
-    expect(market.serves({ latitude: 19.4326, longitude: -99.0 })).toBe(true) // east of the airport, on the channel's line
-    expect(market.serves({ latitude: 19.40, longitude: -98.99 })).toBe(true) // Nezahualcóyotl
     expect(doc.airports.map((a) => a.iata)).not.toContain("MEX")
     expect(market.tariffs.locate(AICM_T1).has("aicm")).toBe(true)
   })
@@ -74,6 +78,7 @@ describe("Mexico City and AICM (audit F-MEX-1): pick-ups at the airport are not 
     const { offers } = tripsOf(market, 11, 20)
     const [offer] = offers(ZOCALO, AICM_T1, "2026-12-08T11:00:00-06:00")
     expect(offer?.distribution.quantile(0.05)).toBeCloseTo(55.82, 2)
+    expect(market.unoffered?.(suppliedTrip(market, ZOCALO, AICM_T1, 11, 20)("2026-12-08T11:00:00-06:00"))).toBeUndefined()
   })
 })
 

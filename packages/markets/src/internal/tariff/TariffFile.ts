@@ -363,7 +363,17 @@ export const MarketDefinition = Schema.Struct({
    * `no-rule-for-date`, for a market whose earlier rule is known to differ and is not known
    * (Dallas: today's figures first seen 2026-01-25; DFW's fares were raised in 2024).
    */
-  beforeFirstRule: Schema.optional(Schema.Literal("price-on-first", "refuse"))
+  beforeFirstRule: Schema.optional(Schema.Literal("price-on-first", "refuse")),
+  /**
+   * Zones of this file where a pick-up is not priced, though the area holds them, and why: a
+   * place whose pick-ups another rule governs, not shipped (Mexico City's AICM, where only the
+   * airport's authorised taxis load, at fares not found). A trip picked up there is refused as
+   * `no-rule-for-trip`, naming the zone and the why; a drop-off there is priced as anywhere.
+   */
+  pickupsNotServed: Schema.optionalWith(
+    Schema.Array(Schema.Struct({ zone: ZoneName, why: Schema.String.pipe(Schema.minLength(1)) })),
+    { default: () => [] }
+  )
 })
 
 /**
@@ -432,6 +442,8 @@ const tariffProblem = (t: typeof TariffFields.Type): string | undefined => {
   }
   const served = (t.define?.alsoServes ?? []).find((z) => !defined.has(z))
   if (served !== undefined) return `define.alsoServes: zone ${served} is not defined in zones`
+  const notServed = (t.define?.pickupsNotServed ?? []).find((p) => !defined.has(p.zone))
+  if (notServed !== undefined) return `define.pickupsNotServed: zone ${notServed.zone} is not defined in zones`
   const seen = new Set<string>()
   for (const p of t.tariffs) {
     const key = `${p.provider}/${p.serviceLevel}`

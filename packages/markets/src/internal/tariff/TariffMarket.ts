@@ -21,7 +21,7 @@
  */
 import { DateTime } from "effect"
 import type { LocalTime, Market, OfferSource, PriceDistribution, ProviderOffer, RouteProfile, Trip } from "@ridequote/core"
-import { minorDigits, noRuleForDate, noRuleInChangeWindow, noRuleSinceReplaced, normalQuantile, SAMPLE_ROUTE_PROFILE } from "@ridequote/core"
+import { minorDigits, noRuleForDate, noRuleInChangeWindow, noRuleSinceReplaced, normalQuantile, pickupNotServed, SAMPLE_ROUTE_PROFILE } from "@ridequote/core"
 import { contains } from "../Area.js"
 import { localClock, localDateClock } from "../LocalClock.js"
 import type { Area } from "../ModelFile.js"
@@ -330,6 +330,10 @@ const pricedMarket = (head: TariffHead, document: TariffDocument): DefinedMarket
   /** The trip's local date when it is before the first rule a refusing market knows. */
   const beforeKnown = (localDate: string | undefined): string | undefined =>
     knownFrom !== undefined && localDate !== undefined && localDate < knownFrom ? localDate : undefined
+  /** The first zone of the trip's pick-up where the file prices no pick-ups, with why. */
+  const notServedAt = definition.pickupsNotServed.length === 0
+    ? () => undefined
+    : (view: TariffTripView) => definition.pickupsNotServed.find((p) => view.places.pickup.has(p.zone))
   /** Per tariff, its last version when that was replaced by a rule not read (`replacedFrom`). */
   const replaced = document.tariffs.map((t) => {
     const last = t.versions[t.versions.length - 1]
@@ -357,6 +361,8 @@ const pricedMarket = (head: TariffHead, document: TariffDocument): DefinedMarket
     // replaced by one not read, or in a change window where only one of the two rules prices it.
     unoffered: (trip: Trip) => {
       const view = viewOf(trip)
+      const notServed = notServedAt(view)
+      if (notServed !== undefined) return pickupNotServed(document.market, notServed.zone, notServed.why)
       const date = view.localDate
       if (date === undefined) return undefined
       if (knownFrom !== undefined && beforeKnown(date) !== undefined) return noRuleForDate(document.market, date, knownFrom)
@@ -372,8 +378,9 @@ const pricedMarket = (head: TariffHead, document: TariffDocument): DefinedMarket
     },
     offers: (trip: Trip): ReadonlyArray<ProviderOffer> => {
       const view = viewOf(trip)
-      // Its local date, read once with the view: a refusing market offers nothing before its first rule.
-      if (beforeKnown(view.localDate) !== undefined) return []
+      // Its local date, read once with the view: a refusing market offers nothing before its first
+      // rule, nor for a pick-up where it prices none.
+      if (beforeKnown(view.localDate) !== undefined || notServedAt(view) !== undefined) return []
       const out: Array<ProviderOffer> = []
       document.tariffs.forEach((tariff, i) => {
         if (replacedOn(i, view.localDate) !== undefined || !coversTrip(tariffs, tariff, view)) return

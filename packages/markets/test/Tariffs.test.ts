@@ -226,6 +226,9 @@ describe("a tariff file is checked when it is read", () => {
     expect(invalid(provider([{ ...VERSION, meter: tiered }]))).toBe(false)
     expect(invalid(provider([{ ...VERSION, meter: { ...tiered, distance: [{ fromKm: 0, unitKm: 0.3218688, price: 0.7 }, { fromKm: 9, unitKm: 0.4, price: 0.5 }] } }]))).toBe(true)
     expect(invalid(provider([{ ...VERSION, meter: { ...tiered, time: { ...shared, price: 0.5 } } }]))).toBe(true)
+    // One counter counts time and distance alike: no time units of their own.
+    expect(invalid(provider([{ ...VERSION, meter: { ...tiered, time: { ...shared, units: "completed" } } }]))).toBe(true)
+    expect(invalid(provider([{ ...VERSION, meter: { ...NYC_2022, time: { ...NYC_2022.time, units: "started" } } }]))).toBe(false)
   })
 
   it("replacedFrom (a rule replaced by one not read) ends a defined market's last version only, after its start", () => {

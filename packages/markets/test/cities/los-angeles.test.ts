@@ -21,9 +21,10 @@ describe("Los Angeles: LADOT taxicab rates of 2008-08-14", () => {
     // A started ninth counts: 1 mile and 100 m is the drop and 8.56 → 9 further ninths.
     expect(meterAmount(meter, { meterKm: MILE + 0.1, meterSeconds: 0 })).toBeCloseTo(2.85 + 9 * 0.3, 9)
   })
-  it("$0.30 per 37 seconds of waiting or delay ($29.19 an hour): 370 s are ten steps, $3.00", () => {
+  it("$0.30 per 37 seconds of waiting or delay ($29.19 an hour), counted in completed steps (\"for each 37 seconds\", where the distance is \"each additional 1/9th mile\" started): 370 s are ten steps, $3.00; 400 s still ten", () => {
     expect(meterAmount(meter, { meterKm: 5 * MILE, meterSeconds: 370 })).toBeCloseTo(16.05 + 3, 9)
-    expect(meterAmount(meter, { meterKm: 0, meterSeconds: 3600 }) - 2.85).toBeCloseTo(0.3 * Math.ceil(3600 / 37), 9)
+    expect(meterAmount(meter, { meterKm: 5 * MILE, meterSeconds: 400 })).toBeCloseTo(16.05 + 3, 9)
+    expect(meterAmount(meter, { meterKm: 0, meterSeconds: 3600 }) - 2.85).toBeCloseTo(0.3 * Math.floor(3600 / 37), 9)
   })
   it("LAX–Downtown flat fare $46.50 both ways, plus the $4.00 surcharge from LAX only", () => {
     const lax = market.tariffs.locate(LAX), dtla = market.tariffs.locate(PERSHING_SQUARE)

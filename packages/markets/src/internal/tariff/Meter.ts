@@ -42,12 +42,12 @@ export const distanceCharge = (meter: Meter, meterKm: number, exact = false): nu
   return total
 }
 
-/** The meter's charge for the time it counts (beyond the seconds the initial charge covers). */
+/** The meter's charge for the time it counts (beyond the seconds the initial charge covers), in its time units' own count where the rule words them apart. */
 export const timeCharge = (meter: Meter, meterSeconds: number, exact = false): number => {
   if (meter.time.runs === "never") return 0
   const seconds = Math.max(0, meterSeconds - (meter.initialSeconds ?? 0))
   const units = seconds / meter.time.unitSeconds
-  return meter.time.price * (exact ? units : countUnits(units, meter.units))
+  return meter.time.price * (exact ? units : countUnits(units, meter.time.units ?? meter.units))
 }
 
 /**

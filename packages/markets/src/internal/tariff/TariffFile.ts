@@ -160,11 +160,19 @@ export const Meter = Schema.Struct({
      * which keeps counting every metre (Seoul's 시간·거리 동시병산); with `separate` the distance
      * driven in slow time is not charged as distance.
      */
-    counter: Schema.optional(Schema.Literal("separate", "shared", "concurrent"))
+    counter: Schema.optional(Schema.Literal("separate", "shared", "concurrent")),
+    /**
+     * How the time units are counted where the rule words them apart from the distance's (the
+     * meter's `units` otherwise): San Francisco charges "each additional fifth of a mile or
+     * fraction thereof" (started) but "each one minute of waiting or traffic delay" (completed).
+     * Not with a shared counter (one counter counts both alike).
+     */
+    units: Schema.optional(Schema.Literal("started", "completed"))
   }).pipe(
     Schema.filter((t) => t.runs !== "below-speed" || t.crossoverKmh !== undefined || "below-speed needs crossoverKmh"),
     // A shared or concurrent counter is a way of counting slow time: there must be some.
-    Schema.filter((t) => t.counter === undefined || t.counter === "separate" || t.runs === "below-speed" || `a ${t.counter} counter counts slow time: runs must be below-speed`)
+    Schema.filter((t) => t.counter === undefined || t.counter === "separate" || t.runs === "below-speed" || `a ${t.counter} counter counts slow time: runs must be below-speed`),
+    Schema.filter((t) => t.units === undefined || t.counter !== "shared" || "time.units: a shared counter counts time and distance units alike (the meter's units)")
   ),
   units: Schema.Literal("started", "completed"),
   /**

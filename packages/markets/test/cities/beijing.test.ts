@@ -5,6 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import { meterCharges, meterForView, none, shippedMarket, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("beijing")
 /** The meter for a trip starting at a local date and minute (peak and night variants by start time). */
@@ -73,5 +74,20 @@ describe("Beijing: the reported peak waiting example against the quoted spread",
     expect(off.distribution.quantile(0.05)).toBeGreaterThanOrEqual(30.1 - 0.5)
     expect(peak.distribution.quantile(0.5)).toBeGreaterThan(off.distribution.quantile(0.5))
     expect(peak.distribution.quantile(0.95)).toBeGreaterThan(off.distribution.quantile(0.95))
+  })
+})
+
+describe("Beijing: trips before the first rule (2013-06-10) are refused (audit G1)", () => {
+  const FROM = { latitude: 39.9087, longitude: 116.3975 }
+  const TO = { latitude: 39.9334, longitude: 116.454 }
+  it("before 2013-06-10: 10 yuan for 3 km, 2 yuan/km (CRI 2013-06-06: 3公里10元 → 13元, 每公里2元 → 2.3元): no-rule-for-date, not a price on the later rule", () => {
+    const before = shippedMarket("beijing").market
+    const trip = suppliedTrip(before, FROM, TO, 8, 20)
+    expect(before.offers(trip("2013-06-07T11:00:00+08:00"))).toEqual([])
+    expect(before.unoffered?.(trip("2013-06-07T11:00:00+08:00"))?.reason).toBe("no-rule-for-date")
+    expect(before.unoffered?.(trip("2013-06-07T11:00:00+08:00"))?.message)
+      .toBe("market beijing knows no rule in force on 2013-06-07: its earliest known rule is in force from 2013-06-10")
+    expect(before.unoffered?.(trip("2013-06-10T11:00:00+08:00"))).toBeUndefined()
+    expect(before.offers(trip("2013-06-10T11:00:00+08:00")).length).toBeGreaterThan(0)
   })
 })

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import { meterOn, shippedMarket, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("budapest")
 const AIRPORT = { latitude: 47.433, longitude: 19.2618 }
@@ -58,5 +59,20 @@ describe("Budapest before 2023-03-06: the fares of 2013, 2018 and 2022", () => {
     // Waiting: 10 minutes were 700 Ft (2013), 750 (2018), 1 000 (2022).
     expect(["2015-06-01", "2020-06-01", "2022-12-01"].map((d) => meterAmount(meterOn(tariff, d), { meterKm: 0, meterSeconds: 600 }) - meterOn(tariff, d).initial))
       .toEqual([700, 750, 1000].map((x) => expect.closeTo(x, 6)))
+  })
+})
+
+describe("Budapest: trips before the first rule (2013-09-01) are refused (audit G1)", () => {
+  const FROM = { latitude: 47.4977, longitude: 19.0546 }
+  const TO = { latitude: 47.5002, longitude: 19.0838 }
+  it("before 2013-09-01: the 1998 maximum of 300 Ft + 240 Ft/km + 60 Ft/min (MTI 2013-09-01): no-rule-for-date, not a price on the later rule", () => {
+    const before = shippedMarket("budapest").market
+    const trip = suppliedTrip(before, FROM, TO, 8, 20)
+    expect(before.offers(trip("2013-08-28T11:00:00+02:00"))).toEqual([])
+    expect(before.unoffered?.(trip("2013-08-28T11:00:00+02:00"))?.reason).toBe("no-rule-for-date")
+    expect(before.unoffered?.(trip("2013-08-28T11:00:00+02:00"))?.message)
+      .toBe("market budapest knows no rule in force on 2013-08-28: its earliest known rule is in force from 2013-09-01")
+    expect(before.unoffered?.(trip("2013-09-01T11:00:00+02:00"))).toBeUndefined()
+    expect(before.offers(trip("2013-09-01T11:00:00+02:00")).length).toBeGreaterThan(0)
   })
 })

@@ -6,6 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import type { TariffTripView } from "@ridequote/markets"
 import { type Point, meterCharges, meterForView, shippedMarket, tripsOf, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { doc, market, tariff } = shippedMarket("doha")
 const meterAtView = (v: TariffTripView) => meterForView(tariff, v)
@@ -65,5 +66,20 @@ describe("Doha: audit d fixes (2026-12-06)", () => {
     expect(evidence).toContain("QR1.90 per km")
     expect(evidence).toContain("its hours were not found")
     expect(evidence).toContain("4 + 13 × 1.90 + 1 = QR29.70 (13 % low)")
+  })
+})
+
+describe("Doha: trips before the first rule (2018-02-01) are refused (audit G1)", () => {
+  const FROM = { latitude: 25.2867, longitude: 51.5333 }
+  const TO = { latitude: 25.3215, longitude: 51.527 }
+  it("before 2018-02-01: QR1.20 per km by day (I Love Qatar 2018-02-01: day rate up 40 dirhams a km; Madhyamam 2018-02-07): no-rule-for-date, not a price on the later rule", () => {
+    const before = shippedMarket("doha").market
+    const trip = suppliedTrip(before, FROM, TO, 8, 20)
+    expect(before.offers(trip("2018-01-28T11:00:00+03:00"))).toEqual([])
+    expect(before.unoffered?.(trip("2018-01-28T11:00:00+03:00"))?.reason).toBe("no-rule-for-date")
+    expect(before.unoffered?.(trip("2018-01-28T11:00:00+03:00"))?.message)
+      .toBe("market doha knows no rule in force on 2018-01-28: its earliest known rule is in force from 2018-02-01")
+    expect(before.unoffered?.(trip("2018-02-01T11:00:00+03:00"))).toBeUndefined()
+    expect(before.offers(trip("2018-02-01T11:00:00+03:00")).length).toBeGreaterThan(0)
   })
 })

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import { meterCharges, meterForView, none, priceSupplied, quantilesOf, shippedMarket, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("hangzhou")
 /** The meter for a trip starting at a local date and minute (time variants by start time). */
@@ -85,5 +86,20 @@ describe("Hangzhou: the Spring Festival 10 yuan in 2020–2023 (audit e H1)", ()
     // The quoted trip (30 km in 40 min): its p5, the no-slow fare, carries the 10 yuan.
     const priced = priceTrip(market.tariffs, tariff, { distanceKm: 30, durationMinutes: 40, routeSource: "supplied" }, view("2023-01-23", 11 * 60, atHgh), 2)
     expect(priced.distribution.quantile(0.05)).toBeCloseTo(115.5, 2)
+  })
+})
+
+describe("Hangzhou: trips before the first rule (2019-12-01) are refused (audit G1)", () => {
+  const FROM = { latitude: 30.2741, longitude: 120.1635 }
+  const TO = { latitude: 30.259, longitude: 120.149 }
+  it("before 2019-12-01: 11 yuan for 3 km (the report of the DRC's notice: 起步价 from 11 to 13 yuan): no-rule-for-date, not a price on the later rule", () => {
+    const before = shippedMarket("hangzhou").market
+    const trip = suppliedTrip(before, FROM, TO, 8, 20)
+    expect(before.offers(trip("2019-11-27T11:00:00+08:00"))).toEqual([])
+    expect(before.unoffered?.(trip("2019-11-27T11:00:00+08:00"))?.reason).toBe("no-rule-for-date")
+    expect(before.unoffered?.(trip("2019-11-27T11:00:00+08:00"))?.message)
+      .toBe("market hangzhou knows no rule in force on 2019-11-27: its earliest known rule is in force from 2019-12-01")
+    expect(before.unoffered?.(trip("2019-12-01T11:00:00+08:00"))).toBeUndefined()
+    expect(before.offers(trip("2019-12-01T11:00:00+08:00")).length).toBeGreaterThan(0)
   })
 })

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import { meterCharges, meterOn, shippedMarket, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("istanbul")
 const total = (date: string, fare: number, tolls = 0) => meterCharges(tariff, view(date)).total(fare, tolls)
@@ -56,5 +57,20 @@ describe("Istanbul before 2026-02-16: each revision from 2023", () => {
     expect(["2023-08-13", "2023-08-14", "2024-01-08", "2024-01-09", "2024-07-28", "2024-07-29", "2025-09-14", "2025-09-15", "2026-02-15", "2026-02-16"]
       .map((d) => versionAt(tariff, d).effectiveFrom))
       .toEqual(["2023-01-01", "2023-08-14", "2023-08-14", "2024-01-09", "2024-01-09", "2024-07-29", "2025-01-16", "2025-09-15", "2025-09-15", "2026-02-16"])
+  })
+})
+
+describe("Istanbul: trips before the first rule (2023-01-01) are refused (audit G1)", () => {
+  const FROM = { latitude: 41.037, longitude: 28.985 }
+  const TO = { latitude: 41.0054, longitude: 28.9768 }
+  it("before 2023-01-01: 9,80 TL opening, 6,30 TL/km, 67,20 TL/h, 28 TL short (AA via habervakti.com 2023-01-01): no-rule-for-date, not a price on the later rule", () => {
+    const before = shippedMarket("istanbul").market
+    const trip = suppliedTrip(before, FROM, TO, 8, 20)
+    expect(before.offers(trip("2022-12-28T11:00:00+03:00"))).toEqual([])
+    expect(before.unoffered?.(trip("2022-12-28T11:00:00+03:00"))?.reason).toBe("no-rule-for-date")
+    expect(before.unoffered?.(trip("2022-12-28T11:00:00+03:00"))?.message)
+      .toBe("market istanbul knows no rule in force on 2022-12-28: its earliest known rule is in force from 2023-01-01")
+    expect(before.unoffered?.(trip("2023-01-01T11:00:00+03:00"))).toBeUndefined()
+    expect(before.offers(trip("2023-01-01T11:00:00+03:00")).length).toBeGreaterThan(0)
   })
 })

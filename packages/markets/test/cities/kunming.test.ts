@@ -6,6 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import { meterCharges, meterOn, shippedMarket, tariffOf, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { doc, market } = shippedMarket("kunming")
 const standard = tariffOf(doc, 0), luxury = tariffOf(doc, 1)
@@ -66,5 +67,20 @@ describe("Kunming: main-district taxi fare of 2022-09-30 (in force 2024-01-01 an
     expect(dayTrip.distribution.quantile(0.95)).toBeLessThan(95)
     const nightTrip = priceTrip(market.tariffs, standard, { distanceKm: 27, durationMinutes: 35, routeSource: "supplied" }, view("2026-12-08", 23 * 60, kmg, centre), 0)
     expect(nightTrip.distribution.quantile(0.05)).toBeGreaterThanOrEqual(93.6 - 1e-9)
+  })
+})
+
+describe("Kunming: trips before the first rule (2022-09-30) are refused (audit G1)", () => {
+  const FROM = { latitude: 25.0389, longitude: 102.7183 }
+  const TO = { latitude: 25.0466, longitude: 102.7035 }
+  it("before 2022-09-30: 7/8 yuan for 3 km, 1.2–2.0 yuan/km by class (Yunnan Net 2022-08-26): no-rule-for-date, not a price on the later rule", () => {
+    const before = shippedMarket("kunming").market
+    const trip = suppliedTrip(before, FROM, TO, 8, 20)
+    expect(before.offers(trip("2022-09-26T11:00:00+08:00"))).toEqual([])
+    expect(before.unoffered?.(trip("2022-09-26T11:00:00+08:00"))?.reason).toBe("no-rule-for-date")
+    expect(before.unoffered?.(trip("2022-09-26T11:00:00+08:00"))?.message)
+      .toBe("market kunming knows no rule in force on 2022-09-26: its earliest known rule is in force from 2022-09-30")
+    expect(before.unoffered?.(trip("2022-09-30T11:00:00+08:00"))).toBeUndefined()
+    expect(before.offers(trip("2022-09-30T11:00:00+08:00")).length).toBeGreaterThan(0)
   })
 })

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import { meterCharges, meterOn, shippedMarket, tariffOf, tripsOf, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { doc, market } = shippedMarket("mumbai")
 const [taxi, cool] = [tariffOf(doc, 0), tariffOf(doc, 1)]
@@ -61,5 +62,20 @@ describe("Mumbai: the taxi fare of 2021-03-01 (audit F2)", () => {
     const [offer] = tripsOf(market, 24, 60).offers({ latitude: 19.0896, longitude: 72.8656 }, { latitude: 18.922, longitude: 72.8347 }, "2021-06-08T11:00:00+05:30")
     expect(offer?.distribution.quantile(0.05)).toBeCloseTo(405.93, 2)
     expect(offer?.source?.tariff?.effectiveFrom).toBe("2021-03-01")
+  })
+})
+
+describe("Mumbai: trips before the first rule (2021-03-01) are refused (audit G1)", () => {
+  const FROM = { latitude: 18.9067, longitude: 72.8147 }
+  const TO = { latitude: 19.0178, longitude: 72.8478 }
+  it("before 2021-03-01: Rs 22 for 1.5 km (PTI 2021-02-22: 'will go up from Rs 22 to Rs 25'): no-rule-for-date, not a price on the later rule", () => {
+    const before = shippedMarket("mumbai").market
+    const trip = suppliedTrip(before, FROM, TO, 8, 20)
+    expect(before.offers(trip("2021-02-25T11:00:00+05:30"))).toEqual([])
+    expect(before.unoffered?.(trip("2021-02-25T11:00:00+05:30"))?.reason).toBe("no-rule-for-date")
+    expect(before.unoffered?.(trip("2021-02-25T11:00:00+05:30"))?.message)
+      .toBe("market mumbai knows no rule in force on 2021-02-25: its earliest known rule is in force from 2021-03-01")
+    expect(before.unoffered?.(trip("2021-03-01T11:00:00+05:30"))).toBeUndefined()
+    expect(before.offers(trip("2021-03-01T11:00:00+05:30")).length).toBeGreaterThan(0)
   })
 })

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import { meterOn, shippedMarket, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("prague")
 const AIRPORT = { latitude: 50.1069, longitude: 14.2666 }
@@ -51,5 +52,20 @@ describe("Prague before 2020-02-01: nařízení 20/2006", () => {
     expect(meterAmount(meterOn(tariff, "2019-06-04"), { meterKm: 10, meterSeconds: 0 })).toBeCloseTo(320, 6)
     expect(meterAmount(meterOn(tariff, "2019-06-04"), { meterKm: 0, meterSeconds: 600 })).toBeCloseTo(100, 6)
     expect(meterOn(tariff, "2019-06-04").time.crossoverKmh).toBeCloseTo(360 / 28, 9)
+  })
+})
+
+describe("Prague: trips before the first rule (2007-01-01) are refused (audit G1)", () => {
+  const FROM = { latitude: 50.0875, longitude: 14.4213 }
+  const TO = { latitude: 50.0815, longitude: 14.4284 }
+  it("before 2007: 25 Kč/km (abcprague.com 2006-12-12: '28 CZK instead of present 25'): no-rule-for-date, not a price on the later rule", () => {
+    const before = shippedMarket("prague").market
+    const trip = suppliedTrip(before, FROM, TO, 8, 20)
+    expect(before.offers(trip("2006-12-28T11:00:00+01:00"))).toEqual([])
+    expect(before.unoffered?.(trip("2006-12-28T11:00:00+01:00"))?.reason).toBe("no-rule-for-date")
+    expect(before.unoffered?.(trip("2006-12-28T11:00:00+01:00"))?.message)
+      .toBe("market prague knows no rule in force on 2006-12-28: its earliest known rule is in force from 2007-01-01")
+    expect(before.unoffered?.(trip("2007-01-01T11:00:00+01:00"))).toBeUndefined()
+    expect(before.offers(trip("2007-01-01T11:00:00+01:00")).length).toBeGreaterThan(0)
   })
 })

@@ -188,3 +188,17 @@ describe("Rome: the meter of 2012 (delibera 151 of 2012-05-23)", () => {
     expect([initial("2016-05-10", 660), initial("2016-05-08", 660), initial("2016-04-25", 660), initial("2016-05-10", 23 * 60)]).toEqual([3, 4.5, 4.5, 6.5])
   })
 })
+
+describe("Rome: trips before the first rule (2012-10-17) are refused (audit G1)", () => {
+  const PIAZZA_VENEZIA = { latitude: 41.896, longitude: 12.4823 } // inside the Aurelian walls
+  it("before the 2012 fares: Fiumicino €40, Ciampino €30 from 2006-10-01 (Il Tempo 2011-03-27): no-rule-for-date, not a price on the later rule", () => {
+    const before = shippedMarket("rome").market
+    const trip = suppliedTrip(before, FCO_T1, PIAZZA_VENEZIA, 30, 40)
+    expect(before.offers(trip("2012-10-13T11:00:00+02:00"))).toEqual([])
+    expect(before.unoffered?.(trip("2012-10-13T11:00:00+02:00"))?.reason).toBe("no-rule-for-date")
+    expect(before.unoffered?.(trip("2012-10-13T11:00:00+02:00"))?.message)
+      .toBe("market rome knows no rule in force on 2012-10-13: its earliest known rule is in force from 2012-10-17")
+    expect(before.unoffered?.(trip("2012-10-17T11:00:00+02:00"))).toBeUndefined()
+    expect(before.offers(trip("2012-10-17T11:00:00+02:00")).length).toBeGreaterThan(0)
+  })
+})

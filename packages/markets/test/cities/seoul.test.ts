@@ -5,6 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, meterFor, meterReading, versionAt } from "@ridequote/markets"
 import { meterForView, none, priceSupplied, shippedMarket, spreadEnds, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("seoul")
 /** The meter in force for a trip starting at a local date and minute (the night variants by start time). */
@@ -105,5 +106,20 @@ describe("Seoul: the city's published example fares against the quoted spread", 
     const [p5, p95] = spread("2026-12-08", 23 * 60 + 30, 10, 20)
     expect(p5).toBeLessThanOrEqual(17700)
     expect(p95).toBeGreaterThanOrEqual(17700)
+  })
+})
+
+describe("Seoul: trips before the first rule (2019-02-16) are refused (audit G1)", () => {
+  const FROM = { latitude: 37.5702, longitude: 126.9831 }
+  const TO = { latitude: 37.4979, longitude: 127.0276 }
+  it("before 2019-02-16: ₩3,000 for 2 km, ₩100 per 142 m or 35 s (Korea JoongAng Daily 2019-02-07, mothership.sg 2019-02-20): no-rule-for-date, not a price on the later rule", () => {
+    const before = shippedMarket("seoul").market
+    const trip = suppliedTrip(before, FROM, TO, 8, 20)
+    expect(before.offers(trip("2019-02-12T11:00:00+09:00"))).toEqual([])
+    expect(before.unoffered?.(trip("2019-02-12T11:00:00+09:00"))?.reason).toBe("no-rule-for-date")
+    expect(before.unoffered?.(trip("2019-02-12T11:00:00+09:00"))?.message)
+      .toBe("market seoul knows no rule in force on 2019-02-12: its earliest known rule is in force from 2019-02-16")
+    expect(before.unoffered?.(trip("2019-02-16T11:00:00+09:00"))).toBeUndefined()
+    expect(before.offers(trip("2019-02-16T11:00:00+09:00")).length).toBeGreaterThan(0)
   })
 })

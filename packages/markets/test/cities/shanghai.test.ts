@@ -5,6 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import { meterCharges, meterOn, none, shippedMarket, tariffOf, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { doc, market } = shippedMarket("shanghai")
 const standard = tariffOf(doc, 0), sixteen = tariffOf(doc, 1)
@@ -118,5 +119,20 @@ describe("Shanghai: the holiday surcharge in the scheme's first two years, 2022 
     // The quoted trip (45 km in 50 min): its p5, the no-slow fare, carries the 10 yuan.
     const priced = priceTrip(market.tariffs, standard, { distanceKm: 45, durationMinutes: 50, routeSource: "supplied" }, at, 2)
     expect(priced.distribution.quantile(0.05)).toBeCloseTo(177.9, 2)
+  })
+})
+
+describe("Shanghai: trips before the first rule (2015-10-08) are refused (audit G1)", () => {
+  const FROM = { latitude: 31.2304, longitude: 121.4737 }
+  const TO = { latitude: 31.2397, longitude: 121.4998 }
+  it("before 2015-10-08: 13 yuan + 1 yuan fuel for 3 km, waiting per 5 min (Xinhua/CNTV 2015-10-10), 2.4 yuan/km (7tl.com.cn 2023-03-24): no-rule-for-date, not a price on the later rule", () => {
+    const before = shippedMarket("shanghai").market
+    const trip = suppliedTrip(before, FROM, TO, 8, 20)
+    expect(before.offers(trip("2015-10-04T11:00:00+08:00"))).toEqual([])
+    expect(before.unoffered?.(trip("2015-10-04T11:00:00+08:00"))?.reason).toBe("no-rule-for-date")
+    expect(before.unoffered?.(trip("2015-10-04T11:00:00+08:00"))?.message)
+      .toBe("market shanghai knows no rule in force on 2015-10-04: its earliest known rule is in force from 2015-10-08")
+    expect(before.unoffered?.(trip("2015-10-08T11:00:00+08:00"))).toBeUndefined()
+    expect(before.offers(trip("2015-10-08T11:00:00+08:00")).length).toBeGreaterThan(0)
   })
 })

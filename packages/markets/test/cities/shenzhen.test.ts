@@ -6,6 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, versionAt } from "@ridequote/markets"
 import { meterCharges, meterForView, none, priceSupplied, quantilesOf, shippedMarket, tripsOf, view } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("shenzhen")
 /** The meter for a trip starting at a local date and minute (time variants by start time). */
@@ -126,5 +127,20 @@ describe("Shenzhen: the 2.7 yuan/km fare (notice in force from a 20 August 00:00
     expect(high).toBeGreaterThanOrEqual(100.72)
     expect(at("2024-09-06T11:00:00+08:00")[0]).toBeCloseTo(100.72, 2)
     expect(offers(SZX, CIVIC_CENTER, "2024-01-10T11:00:00+08:00")[0]?.source?.level?.evidence).toContain("2019-01-07")
+  })
+})
+
+describe("Shenzhen: trips before the first rule (2017-05-05) are refused (audit G1)", () => {
+  const FROM = { latitude: 22.5431, longitude: 114.0579 }
+  const TO = { latitude: 22.5485, longitude: 114.1315 }
+  it("before 2017-05-05: 2.4 yuan/km (Shenzhen Government Online 2017-05-05: 2.6 yuan/km 'from 2.4'): no-rule-for-date, not a price on the later rule", () => {
+    const before = shippedMarket("shenzhen").market
+    const trip = suppliedTrip(before, FROM, TO, 8, 20)
+    expect(before.offers(trip("2017-05-01T11:00:00+08:00"))).toEqual([])
+    expect(before.unoffered?.(trip("2017-05-01T11:00:00+08:00"))?.reason).toBe("no-rule-for-date")
+    expect(before.unoffered?.(trip("2017-05-01T11:00:00+08:00"))?.message)
+      .toBe("market shenzhen knows no rule in force on 2017-05-01: its earliest known rule is in force from 2017-05-05")
+    expect(before.unoffered?.(trip("2017-05-05T11:00:00+08:00"))).toBeUndefined()
+    expect(before.offers(trip("2017-05-05T11:00:00+08:00")).length).toBeGreaterThan(0)
   })
 })

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { shippedMarket, tripsOf } from "./support.js"
+import { suppliedTrip } from "../trips.js"
 
 const { market } = shippedMarket("singapore")
 const RAFFLES_PLACE = { latitude: 1.284, longitude: 103.8515 }
@@ -40,5 +41,20 @@ describe("Singapore: public holidays (F9)", () => {
   it("a holiday on a Sunday (Vesak Day 2026-05-31) pays the late-morning peak once: 17.92 × 1.25 = S$22.40; its Monday in lieu (06-01) has no morning peak", () => {
     expect(trip.price(RAFFLES_PLACE, CHANGI, "2026-05-31T11:00:00+08:00")[0]?.[0]).toBeCloseTo(22.4, 9)
     expect(trip.price(RAFFLES_PLACE, CHANGI, "2026-06-01T07:00:00+08:00")[0]?.[0]).toBeCloseTo(17.92, 9)
+  })
+})
+
+describe("Singapore: trips before the first rule (2011-12-12) are refused (audit G1)", () => {
+  const FROM = { latitude: 1.284, longitude: 103.8515 }
+  const TO = { latitude: 1.3048, longitude: 103.8318 }
+  it("before 2011-12-12: S$0.20 per 385 m (news2z.blogspot.com 2011-12-06), peak +35 % and flag-down 20 cents lower (Yahoo, 2011-12): no-rule-for-date, not a price on the later rule", () => {
+    const before = shippedMarket("singapore").market
+    const trip = suppliedTrip(before, FROM, TO, 8, 20)
+    expect(before.offers(trip("2011-12-08T11:00:00+08:00"))).toEqual([])
+    expect(before.unoffered?.(trip("2011-12-08T11:00:00+08:00"))?.reason).toBe("no-rule-for-date")
+    expect(before.unoffered?.(trip("2011-12-08T11:00:00+08:00"))?.message)
+      .toBe("market singapore knows no rule in force on 2011-12-08: its earliest known rule is in force from 2011-12-12")
+    expect(before.unoffered?.(trip("2011-12-12T11:00:00+08:00"))).toBeUndefined()
+    expect(before.offers(trip("2011-12-12T11:00:00+08:00")).length).toBeGreaterThan(0)
   })
 })

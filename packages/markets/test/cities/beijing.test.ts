@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterCharges, meterForView, none, shippedMarket, view } from "./support.js"
+import { expectRefusedBefore, meterCharges, meterForView, none, shippedMarket, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("beijing")
@@ -83,11 +83,6 @@ describe("Beijing: trips before the first rule (2013-06-10) are refused (audit G
   it("before 2013-06-10: 10 yuan for 3 km, 2 yuan/km (CRI 2013-06-06: 3公里10元 → 13元, 每公里2元 → 2.3元): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("beijing").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2013-06-07T11:00:00+08:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2013-06-07T11:00:00+08:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2013-06-07T11:00:00+08:00"))?.message)
-      .toBe("market beijing knows no rule in force on 2013-06-07: its earliest known rule is in force from 2013-06-10")
-    expect(before.unoffered?.(trip("2013-06-10T11:00:00+08:00"))).toBeUndefined()
-    expect(before.offers(trip("2013-06-10T11:00:00+08:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2013-06-07T11:00:00+08:00", "2013-06-10T11:00:00+08:00")
   })
 })

@@ -3,9 +3,9 @@
  * audit G1, 2026-12-06); the rule then is known to have differed. Sources: packages/markets/models/SOURCES.md
  * (rows `berlin-tariff.json`).
  */
-import { describe, expect, it } from "@effect/vitest"
+import { describe, it } from "@effect/vitest"
 import { suppliedTrip } from "../trips.js"
-import { shippedMarket } from "./support.js"
+import { expectRefusedBefore, shippedMarket } from "./support.js"
 
 describe("Berlin: trips before the first rule (2014-02-19) are refused (audit G1)", () => {
   const FROM = { latitude: 52.5219, longitude: 13.4132 }
@@ -13,11 +13,6 @@ describe("Berlin: trips before the first rule (2014-02-19) are refused (audit G1
   it("before 2014-02-19: €3.20 and €1.65/km to 7 km (dpa via welt.de 2014-02 and nachtdroschke.de 2014-02-20: 'von 3,20 auf 3,40 Euro', 'von 1,65 auf 1,79 Euro'): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("berlin").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2014-02-15T11:00:00+01:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2014-02-15T11:00:00+01:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2014-02-15T11:00:00+01:00"))?.message)
-      .toBe("market berlin knows no rule in force on 2014-02-15: its earliest known rule is in force from 2014-02-19")
-    expect(before.unoffered?.(trip("2014-02-19T11:00:00+01:00"))).toBeUndefined()
-    expect(before.offers(trip("2014-02-19T11:00:00+01:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2014-02-15T11:00:00+01:00", "2014-02-19T11:00:00+01:00")
   })
 })

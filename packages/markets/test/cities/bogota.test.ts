@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import { suppliedTrip } from "../trips.js"
-import { meterCharges, meterForView, none, shippedMarket, view } from "./support.js"
+import { expectRefusedBefore, meterCharges, meterForView, none, shippedMarket, view } from "./support.js"
 
 const { market, tariff } = shippedMarket("bogota")
 const meterAt = (date: string, minute = 660) => meterForView(tariff, view(date, minute), market.tariffs.holidays)
@@ -122,12 +122,7 @@ describe("Bogotá 2021: Decreto 013 de 2021 (in force 2021-01-10), $85 a unit (a
   })
   it("a trip before 2021-01-10 is refused (no-rule-for-date): the rule before it differed (the 2021 tariff was \"un aumento de 3,02%\", hoyenbogota.com 2020-12-04; \"Actualmente, un ciudadano debe pagar $4.100\", La FM December 2020)", () => {
     const trip = suppliedTrip(market, { latitude: 4.7016, longitude: -74.1469 }, { latitude: 4.5981, longitude: -74.0758 }, 15, 30)
-    for (const at of ["2020-06-09T11:00:00-05:00", "2021-01-09T23:30:00-05:00"]) {
-      expect(market.offers(trip(at))).toEqual([])
-      expect(market.unoffered?.(trip(at))?.reason).toBe("no-rule-for-date")
-    }
-    expect(market.unoffered?.(trip("2020-06-09T11:00:00-05:00"))?.message)
-      .toBe("market bogota knows no rule in force on 2020-06-09: its earliest known rule is in force from 2021-01-10")
+    expectRefusedBefore(market, trip, ["2020-06-09T11:00:00-05:00", "2021-01-09T23:30:00-05:00"], "2021-01-10T11:00:00-05:00")
     expect(market.offers(trip("2021-01-10T11:00:00-05:00"))).toHaveLength(1)
   })
 })

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterOn, shippedMarket, view } from "./support.js"
+import { expectRefusedBefore, meterOn, shippedMarket, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("budapest")
@@ -68,11 +68,6 @@ describe("Budapest: trips before the first rule (2013-09-01) are refused (audit 
   it("before 2013-09-01: the 1998 maximum of 300 Ft + 240 Ft/km + 60 Ft/min (MTI 2013-09-01): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("budapest").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2013-08-28T11:00:00+02:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2013-08-28T11:00:00+02:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2013-08-28T11:00:00+02:00"))?.message)
-      .toBe("market budapest knows no rule in force on 2013-08-28: its earliest known rule is in force from 2013-09-01")
-    expect(before.unoffered?.(trip("2013-09-01T11:00:00+02:00"))).toBeUndefined()
-    expect(before.offers(trip("2013-09-01T11:00:00+02:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2013-08-28T11:00:00+02:00", "2013-09-01T11:00:00+02:00")
   })
 })

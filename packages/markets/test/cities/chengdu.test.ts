@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterFare, meterForView, priceSupplied, quantilesOf, shippedMarket, view } from "./support.js"
+import { expectRefusedBefore, meterFare, meterForView, priceSupplied, quantilesOf, shippedMarket, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("chengdu")
@@ -93,11 +93,6 @@ describe("Chengdu: trips before the first rule (2010-09-10) are refused (audit G
   it("before 2010-09-10: a 1 yuan fuel surcharge and a shorter base distance (天府早报 2010-08-19: 取消现行的1元燃料附加费, 基价公里扩大为2公里): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("chengdu").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2010-09-07T11:00:00+08:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2010-09-07T11:00:00+08:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2010-09-07T11:00:00+08:00"))?.message)
-      .toBe("market chengdu knows no rule in force on 2010-09-07: its earliest known rule is in force from 2010-09-10")
-    expect(before.unoffered?.(trip("2010-09-10T11:00:00+08:00"))).toBeUndefined()
-    expect(before.offers(trip("2010-09-10T11:00:00+08:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2010-09-07T11:00:00+08:00", "2010-09-10T11:00:00+08:00")
   })
 })

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import type { TariffTripView } from "@ridequote/markets"
-import { type Point, meterCharges, meterForView, shippedMarket, tripsOf, view } from "./support.js"
+import { expectRefusedBefore, meterCharges, meterForView, shippedMarket, tripsOf, type Point, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { doc, market, tariff } = shippedMarket("doha")
@@ -75,11 +75,6 @@ describe("Doha: trips before the first rule (2018-02-01) are refused (audit G1)"
   it("before 2018-02-01: QR1.20 per km by day (I Love Qatar 2018-02-01: day rate up 40 dirhams a km; Madhyamam 2018-02-07): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("doha").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2018-01-28T11:00:00+03:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2018-01-28T11:00:00+03:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2018-01-28T11:00:00+03:00"))?.message)
-      .toBe("market doha knows no rule in force on 2018-01-28: its earliest known rule is in force from 2018-02-01")
-    expect(before.unoffered?.(trip("2018-02-01T11:00:00+03:00"))).toBeUndefined()
-    expect(before.offers(trip("2018-02-01T11:00:00+03:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2018-01-28T11:00:00+03:00", "2018-02-01T11:00:00+03:00")
   })
 })

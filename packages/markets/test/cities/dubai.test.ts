@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import type { TariffTripView } from "@ridequote/markets"
-import { meterCharges, meterFare, meterForView, shippedMarket, view } from "./support.js"
+import { expectRefusedBefore, meterCharges, meterFare, meterForView, shippedMarket, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("dubai")
@@ -77,11 +77,6 @@ describe("Dubai: trips before the first rule (2022-12-01) are refused (audit G1)
   it("before December 2022: AED 2.19 per km (pledgetimes.com 2023-01-12: 2.19 → 1.97): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("dubai").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2022-11-27T11:00:00+04:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2022-11-27T11:00:00+04:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2022-11-27T11:00:00+04:00"))?.message)
-      .toBe("market dubai knows no rule in force on 2022-11-27: its earliest known rule is in force from 2022-12-01")
-    expect(before.unoffered?.(trip("2022-12-01T11:00:00+04:00"))).toBeUndefined()
-    expect(before.offers(trip("2022-12-01T11:00:00+04:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2022-11-27T11:00:00+04:00", "2022-12-01T11:00:00+04:00")
   })
 })

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterCharges, meterForView, none, priceSupplied, quantilesOf, shippedMarket, view } from "./support.js"
+import { expectRefusedBefore, meterCharges, meterForView, none, priceSupplied, quantilesOf, shippedMarket, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("hangzhou")
@@ -95,11 +95,6 @@ describe("Hangzhou: trips before the first rule (2019-12-01) are refused (audit 
   it("before 2019-12-01: 11 yuan for 3 km (the report of the DRC's notice: 起步价 from 11 to 13 yuan): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("hangzhou").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2019-11-27T11:00:00+08:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2019-11-27T11:00:00+08:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2019-11-27T11:00:00+08:00"))?.message)
-      .toBe("market hangzhou knows no rule in force on 2019-11-27: its earliest known rule is in force from 2019-12-01")
-    expect(before.unoffered?.(trip("2019-12-01T11:00:00+08:00"))).toBeUndefined()
-    expect(before.offers(trip("2019-12-01T11:00:00+08:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2019-11-27T11:00:00+08:00", "2019-12-01T11:00:00+08:00")
   })
 })

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { chargesFor, meterAmount, versionAt } from "@ridequote/markets"
-import { meterForView, MILE, shippedMarket, view } from "./support.js"
+import { expectRefusedBefore, meterForView, MILE, shippedMarket, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { doc, market, tariff } = shippedMarket("houston")
@@ -79,11 +79,6 @@ describe("Houston: trips before the first rule (2012-03-01) are refused (audit G
   it("before 2012-03-01: $2.50 for the first 2/11 mile, $0.17 per 1/11 mile (the 2006 rule, paguro.net, secondary): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("houston").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2012-02-26T11:00:00-06:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2012-02-26T11:00:00-06:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2012-02-26T11:00:00-06:00"))?.message)
-      .toBe("market houston knows no rule in force on 2012-02-26: its earliest known rule is in force from 2012-03-01")
-    expect(before.unoffered?.(trip("2012-03-01T11:00:00-06:00"))).toBeUndefined()
-    expect(before.offers(trip("2012-03-01T11:00:00-06:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2012-02-26T11:00:00-06:00", "2012-03-01T11:00:00-06:00")
   })
 })

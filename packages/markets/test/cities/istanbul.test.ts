@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterCharges, meterOn, shippedMarket, view } from "./support.js"
+import { expectRefusedBefore, meterCharges, meterOn, shippedMarket, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("istanbul")
@@ -66,11 +66,6 @@ describe("Istanbul: trips before the first rule (2023-01-01) are refused (audit 
   it("before 2023-01-01: 9,80 TL opening, 6,30 TL/km, 67,20 TL/h, 28 TL short (AA via habervakti.com 2023-01-01): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("istanbul").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2022-12-28T11:00:00+03:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2022-12-28T11:00:00+03:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2022-12-28T11:00:00+03:00"))?.message)
-      .toBe("market istanbul knows no rule in force on 2022-12-28: its earliest known rule is in force from 2023-01-01")
-    expect(before.unoffered?.(trip("2023-01-01T11:00:00+03:00"))).toBeUndefined()
-    expect(before.offers(trip("2023-01-01T11:00:00+03:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2022-12-28T11:00:00+03:00", "2023-01-01T11:00:00+03:00")
   })
 })

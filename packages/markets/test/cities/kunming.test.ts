@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterCharges, meterOn, shippedMarket, tariffOf, view } from "./support.js"
+import { expectRefusedBefore, meterCharges, meterOn, shippedMarket, tariffOf, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { doc, market } = shippedMarket("kunming")
@@ -76,11 +76,6 @@ describe("Kunming: trips before the first rule (2022-09-30) are refused (audit G
   it("before 2022-09-30: 7/8 yuan for 3 km, 1.2–2.0 yuan/km by class (Yunnan Net 2022-08-26): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("kunming").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2022-09-26T11:00:00+08:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2022-09-26T11:00:00+08:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2022-09-26T11:00:00+08:00"))?.message)
-      .toBe("market kunming knows no rule in force on 2022-09-26: its earliest known rule is in force from 2022-09-30")
-    expect(before.unoffered?.(trip("2022-09-30T11:00:00+08:00"))).toBeUndefined()
-    expect(before.offers(trip("2022-09-30T11:00:00+08:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2022-09-26T11:00:00+08:00", "2022-09-30T11:00:00+08:00")
   })
 })

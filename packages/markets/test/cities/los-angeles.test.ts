@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import { suppliedTrip } from "../trips.js"
-import { meterCharges, meterOn, MILE, shippedMarket, tripsOf, view } from "./support.js"
+import { expectRefusedBefore, meterCharges, meterOn, MILE, shippedMarket, tripsOf, view } from "./support.js"
 
 const { market, tariff } = shippedMarket("los-angeles")
 const LAX = { latitude: 33.9425, longitude: -118.4081 }
@@ -78,12 +78,7 @@ describe("Los Angeles: LADOT taxicab rates of 2008-08-14", () => {
 describe("Los Angeles before 2008-08-14 (audit F-ALL-1)", () => {
   it("a trip before 2008-08-14 is refused (no-rule-for-date): the earlier rule differed ($2.65 for the first 1/7 mile, $2.45 a mile, LAX–Downtown $42.00, LAist 2008), its start not confirmed", () => {
     const trip = suppliedTrip(market, LAX, SANTA_MONICA_PIER, 17, 30)
-    for (const at of ["2007-06-01T11:00:00-07:00", "2008-08-13T23:30:00-07:00"]) {
-      expect(market.offers(trip(at))).toEqual([])
-      expect(market.unoffered?.(trip(at))?.reason).toBe("no-rule-for-date")
-    }
-    expect(market.unoffered?.(trip("2007-06-01T11:00:00-07:00"))?.message)
-      .toBe("market los-angeles knows no rule in force on 2007-06-01: its earliest known rule is in force from 2008-08-14")
+    expectRefusedBefore(market, trip, ["2007-06-01T11:00:00-07:00", "2008-08-13T23:30:00-07:00"], "2008-08-14T11:00:00-07:00")
     expect(market.offers(trip("2008-08-14T11:00:00-07:00"))).toHaveLength(1)
   })
 })

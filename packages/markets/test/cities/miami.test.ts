@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { chargesFor, meterAmount, versionAt } from "@ridequote/markets"
-import { meterOn, MILE, priceSupplied, shippedMarket, tripsOf, view } from "./support.js"
+import { expectRefusedBefore, meterOn, MILE, priceSupplied, shippedMarket, tripsOf, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("miami")
@@ -153,12 +153,7 @@ describe("Miami / MIA: Miami-Dade R-700-22 as copied (secondary, from 2023-04-28
 
   it("a trip before 2023-04-28 is refused (no-rule-for-date): before R-700-22 the flat rates applied, not all known", () => {
     const trip = (at: string) => suppliedTrip(market, MIA, SOUTH_BEACH, 22.5, 30)(at)
-    for (const at of ["2022-07-18T11:00:00-04:00", "2022-12-01T11:00:00-05:00", "2023-04-27T23:30:00-04:00"]) {
-      expect(market.offers(trip(at))).toEqual([])
-      expect(market.unoffered?.(trip(at))?.reason).toBe("no-rule-for-date")
-    }
-    expect(market.unoffered?.(trip("2023-04-27T23:30:00-04:00"))?.message)
-      .toBe("market miami knows no rule in force on 2023-04-27: its earliest known rule is in force from 2023-04-28")
+    expectRefusedBefore(market, trip, ["2022-07-18T11:00:00-04:00", "2022-12-01T11:00:00-05:00", "2023-04-27T23:30:00-04:00"], "2023-04-28T00:30:00-04:00")
     expect(market.offers(trip("2023-04-28T00:30:00-04:00"))).toHaveLength(1)
     expect(market.offers(trip("2024-01-10T11:00:00-05:00"))).toHaveLength(1)
   })

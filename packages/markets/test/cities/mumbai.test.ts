@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterCharges, meterOn, shippedMarket, tariffOf, tripsOf, view } from "./support.js"
+import { expectRefusedBefore, meterCharges, meterOn, shippedMarket, tariffOf, tripsOf, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { doc, market } = shippedMarket("mumbai")
@@ -71,11 +71,6 @@ describe("Mumbai: trips before the first rule (2021-03-01) are refused (audit G1
   it("before 2021-03-01: Rs 22 for 1.5 km (PTI 2021-02-22: 'will go up from Rs 22 to Rs 25'): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("mumbai").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2021-02-25T11:00:00+05:30"))).toEqual([])
-    expect(before.unoffered?.(trip("2021-02-25T11:00:00+05:30"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2021-02-25T11:00:00+05:30"))?.message)
-      .toBe("market mumbai knows no rule in force on 2021-02-25: its earliest known rule is in force from 2021-03-01")
-    expect(before.unoffered?.(trip("2021-03-01T11:00:00+05:30"))).toBeUndefined()
-    expect(before.offers(trip("2021-03-01T11:00:00+05:30")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2021-02-25T11:00:00+05:30", "2021-03-01T11:00:00+05:30")
   })
 })

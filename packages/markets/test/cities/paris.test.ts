@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { versionAt } from "@ridequote/markets"
-import { type Point, shippedMarket, tripsOf } from "./support.js"
+import { expectRefusedBefore, shippedMarket, tripsOf, type Point } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { doc, market, tariff } = shippedMarket("paris")
@@ -136,11 +136,6 @@ describe("Paris: trips before the first rule (2016-03-01) are refused (audit G1)
   it("before 2016-03-01 there was no forfait: airport trips were metered (France Soir 2016-03-01: the forfaits begin that day): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("paris").market
     const trip = suppliedTrip(before, CDG_T2E, OPERA, 30, 40)
-    expect(before.offers(trip("2016-02-26T11:00:00+01:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2016-02-26T11:00:00+01:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2016-02-26T11:00:00+01:00"))?.message)
-      .toBe("market paris knows no rule in force on 2016-02-26: its earliest known rule is in force from 2016-03-01")
-    expect(before.unoffered?.(trip("2016-03-01T11:00:00+01:00"))).toBeUndefined()
-    expect(before.offers(trip("2016-03-01T11:00:00+01:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2016-02-26T11:00:00+01:00", "2016-03-01T11:00:00+01:00")
   })
 })

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterOn, shippedMarket, view } from "./support.js"
+import { expectRefusedBefore, meterOn, shippedMarket, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("prague")
@@ -61,11 +61,6 @@ describe("Prague: trips before the first rule (2007-01-01) are refused (audit G1
   it("before 2007: 25 Kč/km (abcprague.com 2006-12-12: '28 CZK instead of present 25'): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("prague").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2006-12-28T11:00:00+01:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2006-12-28T11:00:00+01:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2006-12-28T11:00:00+01:00"))?.message)
-      .toBe("market prague knows no rule in force on 2006-12-28: its earliest known rule is in force from 2007-01-01")
-    expect(before.unoffered?.(trip("2007-01-01T11:00:00+01:00"))).toBeUndefined()
-    expect(before.offers(trip("2007-01-01T11:00:00+01:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2006-12-28T11:00:00+01:00", "2007-01-01T11:00:00+01:00")
   })
 })

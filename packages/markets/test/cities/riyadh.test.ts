@@ -3,9 +3,9 @@
  * the national rule (saudi-taxi.ts) on Riyadh's file, and RUH on the city meter.
  */
 import { saudiTaxiFare } from "./saudi-taxi.js"
-import { describe, expect, it } from "@effect/vitest"
+import { describe, it } from "@effect/vitest"
 import { suppliedTrip } from "../trips.js"
-import { shippedMarket } from "./support.js"
+import { expectRefusedBefore, shippedMarket } from "./support.js"
 
 saudiTaxiFare({ id: "riyadh", name: "Riyadh", iata: "RUH", airport: { latitude: 24.9576, longitude: 46.6988 } })
 
@@ -15,11 +15,6 @@ describe("Riyadh: trips before the first rule (2022-03-13) are refused (audit G1
   it("before 2022-03-13: SR5.50 opening, SR1.80/km, SR0.80/min (Gulf News 2022-03-14): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("riyadh").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2022-03-09T11:00:00+03:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2022-03-09T11:00:00+03:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2022-03-09T11:00:00+03:00"))?.message)
-      .toBe("market riyadh knows no rule in force on 2022-03-09: its earliest known rule is in force from 2022-03-13")
-    expect(before.unoffered?.(trip("2022-03-13T11:00:00+03:00"))).toBeUndefined()
-    expect(before.offers(trip("2022-03-13T11:00:00+03:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2022-03-09T11:00:00+03:00", "2022-03-13T11:00:00+03:00")
   })
 })

@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, versionAt } from "@ridequote/markets"
-import { meterForView, meterOn, type Point, shippedMarket, tripsOf, view } from "./support.js"
+import { expectRefusedBefore, meterForView, meterOn, shippedMarket, tripsOf, type Point, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { doc, market, tariff } = shippedMarket("rome")
@@ -194,11 +194,6 @@ describe("Rome: trips before the first rule (2012-10-17) are refused (audit G1)"
   it("before the 2012 fares: Fiumicino €40, Ciampino €30 from 2006-10-01 (Il Tempo 2011-03-27): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("rome").market
     const trip = suppliedTrip(before, FCO_T1, PIAZZA_VENEZIA, 30, 40)
-    expect(before.offers(trip("2012-10-13T11:00:00+02:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2012-10-13T11:00:00+02:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2012-10-13T11:00:00+02:00"))?.message)
-      .toBe("market rome knows no rule in force on 2012-10-13: its earliest known rule is in force from 2012-10-17")
-    expect(before.unoffered?.(trip("2012-10-17T11:00:00+02:00"))).toBeUndefined()
-    expect(before.offers(trip("2012-10-17T11:00:00+02:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2012-10-13T11:00:00+02:00", "2012-10-17T11:00:00+02:00")
   })
 })

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import { suppliedTrip } from "../trips.js"
-import { meterOn, MILE, shippedMarket, view } from "./support.js"
+import { expectRefusedBefore, meterOn, MILE, shippedMarket, view } from "./support.js"
 
 const { market, tariff } = shippedMarket("seattle")
 const SEA = { latitude: 47.4436, longitude: -122.3016 }
@@ -55,12 +55,7 @@ describe("Seattle: taximeter rate ($2.60 drop, $2.70/mile, $0.50/min)", () => {
 describe("Seattle before 2014-11-10 (audit F-ALL-1)", () => {
   it("a trip before 2014-11-10 is refused (no-rule-for-date): the earlier rate differed ($2.50 drop for the first 1/10 mile and $2.50 a mile from 2008-10-01, City of Seattle; +20 cents a mile in 2012, KNKX), its dates not all known", () => {
     const trip = suppliedTrip(market, SEA, PIKE_PLACE, 22, 27)
-    for (const at of ["2013-06-04T11:00:00-07:00", "2014-11-09T23:30:00-08:00"]) {
-      expect(market.offers(trip(at))).toEqual([])
-      expect(market.unoffered?.(trip(at))?.reason).toBe("no-rule-for-date")
-    }
-    expect(market.unoffered?.(trip("2013-06-04T11:00:00-07:00"))?.message)
-      .toBe("market seattle knows no rule in force on 2013-06-04: its earliest known rule is in force from 2014-11-10")
+    expectRefusedBefore(market, trip, ["2013-06-04T11:00:00-07:00", "2014-11-09T23:30:00-08:00"], "2014-11-10T11:00:00-08:00")
     expect(market.offers(trip("2014-11-10T11:00:00-08:00"))).toHaveLength(1)
   })
 })

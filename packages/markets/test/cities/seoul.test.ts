@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, meterFor, meterReading, versionAt } from "@ridequote/markets"
-import { meterForView, none, priceSupplied, shippedMarket, spreadEnds, view } from "./support.js"
+import { expectRefusedBefore, meterForView, none, priceSupplied, shippedMarket, spreadEnds, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("seoul")
@@ -115,11 +115,6 @@ describe("Seoul: trips before the first rule (2019-02-16) are refused (audit G1)
   it("before 2019-02-16: ₩3,000 for 2 km, ₩100 per 142 m or 35 s (Korea JoongAng Daily 2019-02-07, mothership.sg 2019-02-20): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("seoul").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2019-02-12T11:00:00+09:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2019-02-12T11:00:00+09:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2019-02-12T11:00:00+09:00"))?.message)
-      .toBe("market seoul knows no rule in force on 2019-02-12: its earliest known rule is in force from 2019-02-16")
-    expect(before.unoffered?.(trip("2019-02-16T11:00:00+09:00"))).toBeUndefined()
-    expect(before.offers(trip("2019-02-16T11:00:00+09:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2019-02-12T11:00:00+09:00", "2019-02-16T11:00:00+09:00")
   })
 })

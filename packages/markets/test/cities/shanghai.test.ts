@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterCharges, meterOn, none, shippedMarket, tariffOf, view } from "./support.js"
+import { expectRefusedBefore, meterCharges, meterOn, none, shippedMarket, tariffOf, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { doc, market } = shippedMarket("shanghai")
@@ -128,11 +128,6 @@ describe("Shanghai: trips before the first rule (2015-10-08) are refused (audit 
   it("before 2015-10-08: 13 yuan + 1 yuan fuel for 3 km, waiting per 5 min (Xinhua/CNTV 2015-10-10), 2.4 yuan/km (7tl.com.cn 2023-03-24): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("shanghai").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2015-10-04T11:00:00+08:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2015-10-04T11:00:00+08:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2015-10-04T11:00:00+08:00"))?.message)
-      .toBe("market shanghai knows no rule in force on 2015-10-04: its earliest known rule is in force from 2015-10-08")
-    expect(before.unoffered?.(trip("2015-10-08T11:00:00+08:00"))).toBeUndefined()
-    expect(before.offers(trip("2015-10-08T11:00:00+08:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2015-10-04T11:00:00+08:00", "2015-10-08T11:00:00+08:00")
   })
 })

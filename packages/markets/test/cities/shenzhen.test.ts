@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, versionAt } from "@ridequote/markets"
-import { meterCharges, meterForView, none, priceSupplied, quantilesOf, shippedMarket, tripsOf, view } from "./support.js"
+import { expectRefusedBefore, meterCharges, meterForView, none, priceSupplied, quantilesOf, shippedMarket, tripsOf, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("shenzhen")
@@ -136,11 +136,6 @@ describe("Shenzhen: trips before the first rule (2017-05-05) are refused (audit 
   it("before 2017-05-05: 2.4 yuan/km (Shenzhen Government Online 2017-05-05: 2.6 yuan/km 'from 2.4'): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("shenzhen").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2017-05-01T11:00:00+08:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2017-05-01T11:00:00+08:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2017-05-01T11:00:00+08:00"))?.message)
-      .toBe("market shenzhen knows no rule in force on 2017-05-01: its earliest known rule is in force from 2017-05-05")
-    expect(before.unoffered?.(trip("2017-05-05T11:00:00+08:00"))).toBeUndefined()
-    expect(before.offers(trip("2017-05-05T11:00:00+08:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2017-05-01T11:00:00+08:00", "2017-05-05T11:00:00+08:00")
   })
 })

@@ -4,7 +4,7 @@
  * Worked examples from the rule (sources: models/SOURCES.md, models/sources/singapore.md).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { shippedMarket, tripsOf } from "./support.js"
+import { expectRefusedBefore, shippedMarket, tripsOf } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { market } = shippedMarket("singapore")
@@ -50,11 +50,6 @@ describe("Singapore: trips before the first rule (2011-12-12) are refused (audit
   it("before 2011-12-12: S$0.20 per 385 m (news2z.blogspot.com 2011-12-06), peak +35 % and flag-down 20 cents lower (Yahoo, 2011-12): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("singapore").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2011-12-08T11:00:00+08:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2011-12-08T11:00:00+08:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2011-12-08T11:00:00+08:00"))?.message)
-      .toBe("market singapore knows no rule in force on 2011-12-08: its earliest known rule is in force from 2011-12-12")
-    expect(before.unoffered?.(trip("2011-12-12T11:00:00+08:00"))).toBeUndefined()
-    expect(before.offers(trip("2011-12-12T11:00:00+08:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2011-12-08T11:00:00+08:00", "2011-12-12T11:00:00+08:00")
   })
 })

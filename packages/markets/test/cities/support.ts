@@ -2,6 +2,7 @@
  * What the city tariff tests share: a shipped tariff file and its market, the meter and charges
  * of the version in force for a trip, and the quoted spread read as quantiles.
  */
+import { expect } from "@effect/vitest"
 import { Either } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -82,3 +83,27 @@ export const tripsOf = (market: DefinedMarket, km: number, minutes: number) => {
 /** A route the caller supplies (`km` in `minutes`) priced on `tariff` for a trip seen as `v`. */
 export const priceSupplied = (market: DefinedMarket, tariff: Tariff, km: number, minutes: number, v: TariffTripView, minorDigits = 2) =>
   priceTrip(market.tariffs, tariff, { distanceKm: km, durationMinutes: minutes, routeSource: "supplied" }, v, minorDigits)
+
+/**
+ * A market that refuses trips before its earliest rule (`define.beforeFirstRule: "refuse"`):
+ * `trip` at each of `refusedAt` (instants in the market's local offset, so their first ten
+ * characters are the local date) gets no offer and `no-rule-for-date` naming that date and the
+ * day the known rule starts, `firstDayAt`'s date; at `firstDayAt` the same trip is priced.
+ */
+export const expectRefusedBefore = (
+  market: DefinedMarket,
+  trip: (at: string) => Parameters<DefinedMarket["offers"]>[0],
+  refusedAt: string | ReadonlyArray<string>,
+  firstDayAt: string
+): void => {
+  for (const at of typeof refusedAt === "string" ? [refusedAt] : refusedAt) {
+    expect(market.offers(trip(at))).toEqual([])
+    const refusal = market.unoffered?.(trip(at))
+    expect(refusal?.reason).toBe("no-rule-for-date")
+    expect(refusal?.message).toBe(
+      `market ${market.id} knows no rule in force on ${at.slice(0, 10)}: its earliest known rule is in force from ${firstDayAt.slice(0, 10)}`
+    )
+  }
+  expect(market.unoffered?.(trip(firstDayAt))).toBeUndefined()
+  expect(market.offers(trip(firstDayAt)).length).toBeGreaterThan(0)
+}

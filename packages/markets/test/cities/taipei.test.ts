@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterCharges, meterForView, none, shippedMarket, view } from "./support.js"
+import { expectRefusedBefore, meterCharges, meterForView, none, shippedMarket, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("taipei")
@@ -125,11 +125,6 @@ describe("Taipei: trips before the first rule (2007-11-01) are refused (audit G1
   it("before 2007-11-01: NT$70 for 1.5 km, increments of 300 m (Taipei Times 2006-04-23, the rule of 2000-12-01): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("taipei").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2007-10-28T11:00:00+08:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2007-10-28T11:00:00+08:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2007-10-28T11:00:00+08:00"))?.message)
-      .toBe("market taipei knows no rule in force on 2007-10-28: its earliest known rule is in force from 2007-11-01")
-    expect(before.unoffered?.(trip("2007-11-01T11:00:00+08:00"))).toBeUndefined()
-    expect(before.offers(trip("2007-11-01T11:00:00+08:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2007-10-28T11:00:00+08:00", "2007-11-01T11:00:00+08:00")
   })
 })

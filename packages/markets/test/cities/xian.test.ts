@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterFare, meterForView, priceSupplied, quantilesOf, shippedMarket, tariffOf, view } from "./support.js"
+import { expectRefusedBefore, meterFare, meterForView, priceSupplied, quantilesOf, shippedMarket, tariffOf, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { doc, market } = shippedMarket("xian")
@@ -108,11 +108,6 @@ describe("Xi'an: trips before the first rule (2015-04-01) are refused (audit G1)
   it("before 2015-04-01: 7 yuan for 2 km with the gas surcharge, 1.50 yuan/km (China Economic Net 2015-03-28): no-rule-for-date, not a price on the later rule", () => {
     const before = shippedMarket("xian").market
     const trip = suppliedTrip(before, FROM, TO, 8, 20)
-    expect(before.offers(trip("2015-03-28T11:00:00+08:00"))).toEqual([])
-    expect(before.unoffered?.(trip("2015-03-28T11:00:00+08:00"))?.reason).toBe("no-rule-for-date")
-    expect(before.unoffered?.(trip("2015-03-28T11:00:00+08:00"))?.message)
-      .toBe("market xian knows no rule in force on 2015-03-28: its earliest known rule is in force from 2015-04-01")
-    expect(before.unoffered?.(trip("2015-04-01T11:00:00+08:00"))).toBeUndefined()
-    expect(before.offers(trip("2015-04-01T11:00:00+08:00")).length).toBeGreaterThan(0)
+    expectRefusedBefore(before, trip, "2015-03-28T11:00:00+08:00", "2015-04-01T11:00:00+08:00")
   })
 })

@@ -8,13 +8,13 @@ import { join } from "node:path"
 import { Either } from "effect"
 import { HEADS_INDEX_FILE, rawHeadOf, renderHeadsIndex } from "../src/internal/tariff/HeadsIndex.js"
 import type { IndexedHead } from "../src/internal/tariff/HeadsIndex.js"
-import { decodeTariffHead, isTariffJson } from "../src/internal/tariff/TariffFile.js"
+import { decodeTariffHead, definesMarket, isTariffJson } from "../src/internal/tariff/TariffFile.js"
 
 export const headsIndexOfFolder = (dir: string): { readonly text: string; readonly path: string; readonly entries: ReadonlyArray<IndexedHead> } => {
   const entries: Array<IndexedHead> = []
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
     const json = JSON.parse(readFileSync(join(dir, file), "utf8")) as unknown
-    if (!isTariffJson(json) || typeof json !== "object" || json === null || !("define" in json)) continue
+    if (!isTariffJson(json) || !definesMarket(json)) continue
     const head = decodeTariffHead(file, json)
     if (Either.isLeft(head)) throw new Error(head.left.message)
     entries.push({ file, raw: rawHeadOf(json), head: head.right })

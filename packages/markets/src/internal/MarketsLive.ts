@@ -25,7 +25,7 @@ import { definedMarket, lazyDefinedMarket } from "./tariff/TariffMarket.js"
 import { zoneBoxes } from "./tariff/Zones.js"
 import type { DefinedMarket } from "./tariff/TariffMarket.js"
 import type { MarketTariffs } from "./tariff/MarketTariffs.js"
-import { decodeTariffHead, decodeTariffJson, flatFaresOnly, isTariffJson } from "./tariff/TariffFile.js"
+import { decodeTariffHead, decodeTariffJson, definesMarket, flatFaresOnly, isTariffJson } from "./tariff/TariffFile.js"
 import { HEADS_INDEX_FILE, indexedHead, parseHeadsIndex } from "./tariff/HeadsIndex.js"
 import type { IndexedHead } from "./tariff/HeadsIndex.js"
 import { SHIPPED_MARKETS_DIR } from "./Shipped.js"
@@ -148,8 +148,6 @@ type MarketFile =
   | { readonly kind: "tariff"; readonly path: string; readonly tariff: TariffDocument }
   | { readonly kind: "head"; readonly path: string; readonly head: TariffHead; readonly json: unknown }
 
-const definesMarket = (json: unknown): boolean => typeof json === "object" && json !== null && "define" in json
-
 /**
  * A file of a markets folder, decoded by its `format`; with `heads` (the folder read by heads), a
  * tariff defining its market by its head alone, taken from the folder's index when it holds it.
@@ -161,7 +159,7 @@ const parseMarketFile = (
 ): Either.Either<MarketFile, MarketModelInvalid> =>
   parseJson(text, (reason) => invalid(path, reason)).pipe(Either.flatMap((json): Either.Either<MarketFile, MarketModelInvalid> =>
     isTariffJson(json) && heads !== undefined && definesMarket(json)
-      ? indexedHead(heads.index, heads.file, json as object, () => decodeTariffHead(path, json)).pipe(
+      ? indexedHead(heads.index, heads.file, json, () => decodeTariffHead(path, json)).pipe(
         Either.map((head) => ({ kind: "head" as const, path, head, json })),
         Either.mapLeft((e) => invalid(path, e.message))
       )

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import { suppliedTrip } from "../trips.js"
-import { meterForView, shippedMarket, spreadEnds, view } from "./support.js"
+import { expectRefusedBefore, meterForView, shippedMarket, spreadEnds, view } from "./support.js"
 
 const { market, tariff } = shippedMarket("athens")
 const holidays: ReadonlySet<string> = new Set()
@@ -85,11 +85,7 @@ describe("Athens airport (ATH)", () => {
 describe("Athens before 2022-06-17: refused (the earlier tariffs, σημαία €1.19–1.30 and €0.68–0.74/km, are known to differ)", () => {
   it("ATH → Syntagma on 2021-06-01 gets no price (no-rule-for-date), where it would have been the 2022 fixed fare (€40)", () => {
     const trip = (at: string) => suppliedTrip(market, AIRPORT, SYNTAGMA, 33, 40)(at)
-    expect(market.offers(trip("2021-06-01T11:00:00+03:00"))).toEqual([])
-    expect(market.unoffered?.(trip("2021-06-01T11:00:00+03:00"))?.message)
-      .toBe("market athens knows no rule in force on 2021-06-01: its earliest known rule is in force from 2022-06-17")
-    expect(market.offers(trip("2022-06-16T11:00:00+03:00"))).toEqual([])
-    expect(market.unoffered?.(trip("2022-06-17T11:00:00+03:00"))).toBeUndefined()
+    expectRefusedBefore(market, trip, ["2021-06-01T11:00:00+03:00", "2022-06-16T11:00:00+03:00"], "2022-06-17T11:00:00+03:00")
     expect(market.offers(trip("2022-06-17T11:00:00+03:00")).map(spreadEnds)).toEqual([[40, 40]])
   })
 })

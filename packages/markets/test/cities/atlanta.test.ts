@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterOn, MILE, shippedMarket, view } from "./support.js"
+import { expectRefusedBefore, meterOn, MILE, shippedMarket, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { doc, market, tariff } = shippedMarket("atlanta")
@@ -117,12 +117,7 @@ describe("Atlanta before 2023-06-05: the rates the 2023 ordinance replaced, in f
   })
   it("a trip of 2016 is refused (no-rule-for-date): the rule before 2017-01-05 is not dated, and the 2017 rule is not assumed", () => {
     const trip = (iso: string) => suppliedTrip(market, ATL, FIVE_POINTS, 17, 22)(iso)
-    for (const iso of ["2016-06-01T11:00:00-04:00", "2017-01-04T23:30:00-05:00"]) {
-      expect(market.offers(trip(iso))).toEqual([])
-      expect(market.unoffered?.(trip(iso))?.reason).toBe("no-rule-for-date")
-    }
-    expect(market.unoffered?.(trip("2016-06-01T11:00:00-04:00"))?.message)
-      .toBe("market atlanta knows no rule in force on 2016-06-01: its earliest known rule is in force from 2017-01-05")
+    expectRefusedBefore(market, trip, ["2016-06-01T11:00:00-04:00", "2017-01-04T23:30:00-05:00"], "2017-01-05T00:30:00-05:00")
     expect(market.offers(trip("2017-01-05T00:30:00-05:00"))).toHaveLength(1)
   })
 })

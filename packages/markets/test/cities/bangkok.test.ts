@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterOn, none, shippedMarket, tripsOf, view } from "./support.js"
+import { expectRefusedBefore, meterOn, none, shippedMarket, tripsOf, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("bangkok")
@@ -55,10 +55,7 @@ describe("Bangkok: trips before the first rule (2023-01-13) are refused (audit G
   const TO = { latitude: 13.7649, longitude: 100.5383 }
   const { offers } = tripsOf(market, 30, 40)
   it("the fare before (from December 2014: THB 5.50 per km from 1 to 10 km, THB 2 a minute below 6 km/h; car.boxzaracing.com 2015-01-18) differed: no-rule-for-date, not a price on the later rule", () => {
-    for (const at of ["2022-06-08T11:00:00+07:00", "2023-01-12T23:30:00+07:00"]) {
-      expect(offers(FROM, TO, at)).toEqual([])
-      expect(market.unoffered?.(suppliedTrip(market, FROM, TO, 30, 40)(at))?.reason).toBe("no-rule-for-date")
-    }
+    expectRefusedBefore(market, suppliedTrip(market, FROM, TO, 30, 40), ["2022-06-08T11:00:00+07:00", "2023-01-12T23:30:00+07:00"], "2023-01-13T11:00:00+07:00")
     // 2023-01-13 11:00, 30 km in 40 min: 35 + 9 × 6.50 + 10 × 7 + 10 × 8 = 243.50, + 50 airport pick-up = 293.50.
     expect(offers(FROM, TO, "2023-01-13T11:00:00+07:00")[0]?.distribution.quantile(0.05)).toBeCloseTo(293.5, 9)
   })

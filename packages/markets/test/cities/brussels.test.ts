@@ -8,7 +8,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
 import { suppliedTrip } from "../trips.js"
-import { meterCharges, meterOn, none, shippedMarket, view } from "./support.js"
+import { expectRefusedBefore, meterCharges, meterOn, none, shippedMarket, view } from "./support.js"
 
 const { market, tariff } = shippedMarket("brussels")
 const total = (date: string, minute: number, fare: number, pickup: ReadonlySet<string> = none, dropoff: ReadonlySet<string> = none) =>
@@ -55,11 +55,7 @@ describe("Brussels: the 2022 tariff (in force on 2024-01-01 and today)", () => {
 describe("Brussels before 2022-10-21: refused (the tariff before, €1.80/km in the Region and €2.70 beyond, is known to differ; its start not found)", () => {
   it("Grand-Place → BRU on 2021-06-01 gets no price (no-rule-for-date), where it would have been priced on the 2022 rule (2.60 + 14 × 2.30 = €34.80)", () => {
     const trip = (at: string) => suppliedTrip(market, GRAND_PLACE, BRU, 14, 25)(at)
-    expect(market.offers(trip("2021-06-01T11:00:00+02:00"))).toEqual([])
-    expect(market.unoffered?.(trip("2021-06-01T11:00:00+02:00"))?.message)
-      .toBe("market brussels knows no rule in force on 2021-06-01: its earliest known rule is in force from 2022-10-21")
-    expect(market.offers(trip("2022-10-20T11:00:00+02:00"))).toEqual([])
-    expect(market.unoffered?.(trip("2022-10-21T11:00:00+02:00"))).toBeUndefined()
+    expectRefusedBefore(market, trip, ["2021-06-01T11:00:00+02:00", "2022-10-20T11:00:00+02:00"], "2022-10-21T11:00:00+02:00")
     expect(market.offers(trip("2022-10-21T11:00:00+02:00"))).toHaveLength(1)
   })
 })

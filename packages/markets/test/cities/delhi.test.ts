@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterCharges, meterOn, shippedMarket, tariffOf, tripsOf, view } from "./support.js"
+import { expectRefusedBefore, meterCharges, meterOn, shippedMarket, tariffOf, tripsOf, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { doc, market } = shippedMarket("delhi")
@@ -49,10 +49,7 @@ describe("Delhi: trips before the first rule (2023-01-11) are refused (audit G1)
   const TO = { latitude: 28.6315, longitude: 77.2167 }
   const { offers } = tripsOf(market, 16, 40)
   it("the fare before (₹25 meter-down, ₹14 per km non-AC, ₹16 AC; Business Today 2023-01-11, Hindustan Times 2022-07-02) differed: no-rule-for-date, not a price on the later rule", () => {
-    for (const at of ["2022-06-08T11:00:00+05:30", "2023-01-10T11:00:00+05:30"]) {
-      expect(offers(FROM, TO, at)).toEqual([])
-      expect(market.unoffered?.(suppliedTrip(market, FROM, TO, 16, 40)(at))?.reason).toBe("no-rule-for-date")
-    }
+    expectRefusedBefore(market, suppliedTrip(market, FROM, TO, 16, 40), ["2022-06-08T11:00:00+05:30", "2023-01-10T11:00:00+05:30"], "2023-01-11T11:00:00+05:30")
     // 2023-01-11 11:00, DEL → Connaught Place 16 km in 40 min: non-AC 40 + 15 × 17 = ₹295, AC 40 + 15 × 20 = ₹340.
     expect(offers(FROM, TO, "2023-01-11T11:00:00+05:30").map((o) => o.distribution.quantile(0.05))).toEqual([295, 340])
   })

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { chargesFor, meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterOn, none, shippedMarket, tripsOf, view } from "./support.js"
+import { expectRefusedBefore, meterOn, none, shippedMarket, tripsOf, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("kuala-lumpur")
@@ -46,10 +46,7 @@ describe("Kuala Lumpur: trips before the first rule (2015-03-19) are refused (au
   const TO = { latitude: 3.1478, longitude: 101.6934 }
   const { offers } = tripsOf(market, 57, 55)
   it("the fare before (from 2009-08-01: RM3, 10 sen per 115 m, 10 sen per 21 s; poskod.my 2015-03, lcct.com.my 2009-07-17) differed: no-rule-for-date, not a price on the later rule", () => {
-    for (const at of ["2014-06-10T11:00:00+08:00", "2015-03-18T11:00:00+08:00"]) {
-      expect(offers(FROM, TO, at)).toEqual([])
-      expect(market.unoffered?.(suppliedTrip(market, FROM, TO, 57, 55)(at))?.reason).toBe("no-rule-for-date")
-    }
+    expectRefusedBefore(market, suppliedTrip(market, FROM, TO, 57, 55), ["2014-06-10T11:00:00+08:00", "2015-03-18T11:00:00+08:00"], "2015-03-19T11:00:00+08:00")
     // 2015-03-19 11:00, KLIA → Dataran Merdeka 57 km in 55 min: 3.00 + 280 × 0.25 = RM73.00.
     expect(offers(FROM, TO, "2015-03-19T11:00:00+08:00")[0]?.distribution.quantile(0.05)).toBeCloseTo(73, 9)
   })

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterFare, meterOn, none, shippedMarket, tripsOf, view } from "./support.js"
+import { expectRefusedBefore, meterFare, meterOn, none, shippedMarket, tripsOf, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("manila")
@@ -77,10 +77,7 @@ describe("Manila: trips before the first rule (2018-07-31) are refused (audit G1
   const TO = { latitude: 14.5826, longitude: 120.9787 }
   const { offers } = tripsOf(market, 11, 35)
   it("the fare before (PHP 3.50 per 300 m and PHP 3.50 per minute of waiting; Manila Times 2017-10-05) differed: no-rule-for-date, not a price on the later rule", () => {
-    for (const at of ["2017-06-06T11:00:00+08:00", "2018-07-30T11:00:00+08:00"]) {
-      expect(offers(FROM, TO, at)).toEqual([])
-      expect(market.unoffered?.(suppliedTrip(market, FROM, TO, 11, 35)(at))?.reason).toBe("no-rule-for-date")
-    }
+    expectRefusedBefore(market, suppliedTrip(market, FROM, TO, 11, 35), ["2017-06-06T11:00:00+08:00", "2018-07-30T11:00:00+08:00"], "2018-07-31T11:00:00+08:00")
     // 2018-07-31 11:00, NAIA → Rizal Park 11 km in 35 min: 40 + 11 × 13.50 + 35 × 2 = PHP 258.50.
     expect(offers(FROM, TO, "2018-07-31T11:00:00+08:00")[0]?.distribution.quantile(0.05)).toBeCloseTo(258.5, 9)
   })

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { meterAmount, priceTrip, versionAt } from "@ridequote/markets"
-import { meterForView, shippedMarket, tripsOf, view } from "./support.js"
+import { expectRefusedBefore, meterForView, shippedMarket, tripsOf, view } from "./support.js"
 import { suppliedTrip } from "../trips.js"
 
 const { market, tariff } = shippedMarket("melbourne")
@@ -68,10 +68,7 @@ describe("Melbourne: trips before the first rule (2025-09-23) are refused (audit
   const TO = { latitude: -37.818, longitude: 144.9691 }
   const { offers } = tripsOf(market, 23, 25)
   it("the maximum fares before were lower and not read (ESC: +4.1 % from 2023-10-01, the 2024 review, +2.8 % from 2025-09-23; audit F6): no-rule-for-date, not a price on the later rule", () => {
-    for (const at of ["2024-01-10T11:00:00+11:00", "2025-09-22T11:00:00+10:00"]) {
-      expect(offers(FROM, TO, at)).toEqual([])
-      expect(market.unoffered?.(suppliedTrip(market, FROM, TO, 23, 25)(at))?.reason).toBe("no-rule-for-date")
-    }
+    expectRefusedBefore(market, suppliedTrip(market, FROM, TO, 23, 25), ["2024-01-10T11:00:00+11:00", "2025-09-22T11:00:00+10:00"], "2025-09-23T11:00:00+10:00")
     expect(offers(FROM, TO, "2025-09-23T11:00:00+10:00")).toHaveLength(1)
   })
 })

@@ -545,6 +545,10 @@ const decodeTariff = Schema.decodeUnknownEither(TariffDocument, { errors: "all",
 export const isTariffJson = (json: unknown): boolean =>
   typeof json === "object" && json !== null && "format" in json && json.format === TARIFF_FORMAT
 
+/** Whether a parsed tariff file defines a market of its own (a `define` block) rather than pricing a fitted one. */
+export const definesMarket = (json: unknown): json is { readonly define: unknown } =>
+  typeof json === "object" && json !== null && "define" in json
+
 /** Decodes a tariff document from parsed JSON; `path` only labels the error. */
 export const decodeTariffJson = (path: string, json: unknown): Either.Either<TariffDocument, TariffInvalid> => {
   if (typeof json === "object" && json !== null && "version" in json && isTariffJson(json) && json.version !== TARIFF_VERSION) {

@@ -20,7 +20,7 @@
  * non-decreasing, and interpolated between: they never cross.
  */
 import { DateTime } from "effect"
-import type { LocalTime, Market, OfferSource, PriceDistribution, ProviderOffer, RouteProfile, Trip } from "@ridequote/core"
+import type { LocalTime, Market, MarketNotServed, OfferSource, PriceDistribution, ProviderOffer, RouteProfile, Trip } from "@ridequote/core"
 import { minorDigits, noRuleForDate, noRuleInChangeWindow, noRuleSinceReplaced, normalQuantile, pickupNotServed, SAMPLE_ROUTE_PROFILE } from "@ridequote/core"
 import { contains } from "../Area.js"
 import { localClock, localDateClock } from "../LocalClock.js"
@@ -145,10 +145,16 @@ const versionCovers = (tariffs: MarketTariffs, version: TariffVersion, view: Tar
  * 2021 beside a 2024 rule whose meter was not read); such a trip is refused (`windowGap`).
  */
 export const coversTrip = (tariffs: MarketTariffs, tariff: ProviderTariff, view: TariffTripView): boolean => {
+  const sides = windowSides(tariffs, tariff, view)
+  return sides === undefined ? versionCovers(tariffs, versionAt(tariff, view.localDate), view) : sides.earlier && sides.later
+}
+
+/** Where the trip's date falls in a change window of `tariff`: the window, and which of its two versions price the trip. */
+const windowSides = (tariffs: MarketTariffs, tariff: ProviderTariff, view: TariffTripView) => {
   const window = changeWindowAt(tariff, view.localDate)
   return window === undefined
-    ? versionCovers(tariffs, versionAt(tariff, view.localDate), view)
-    : versionCovers(tariffs, window.earlier, view) && versionCovers(tariffs, window.later, view)
+    ? undefined
+    : { window, earlier: versionCovers(tariffs, window.earlier, view), later: versionCovers(tariffs, window.later, view) }
 }
 
 /**
@@ -160,10 +166,10 @@ export const windowGap = (
   tariff: ProviderTariff,
   view: TariffTripView
 ): Parameters<typeof noRuleInChangeWindow>[2] | undefined => {
-  const window = changeWindowAt(tariff, view.localDate)
-  if (window === undefined) return undefined
-  const earlier = versionCovers(tariffs, window.earlier, view), later = versionCovers(tariffs, window.later, view)
-  return earlier === later ? undefined : { from: window.from, until: window.until, pricedBy: earlier ? "earlier" : "later" }
+  const sides = windowSides(tariffs, tariff, view)
+  return sides === undefined || sides.earlier === sides.later
+    ? undefined
+    : { from: sides.window.from, until: sides.window.until, pricedBy: sides.earlier ? "earlier" : "later" }
 }
 
 /** One version's price for a trip (see `priceTrip`). */
@@ -327,13 +333,21 @@ const pricedMarket = (head: TariffHead, document: TariffDocument): DefinedMarket
   const knownFrom = definition.beforeFirstRule === "refuse"
     ? document.tariffs.map((t) => t.versions[0]?.effectiveFrom ?? "").reduce((a, b) => (b < a ? b : a))
     : undefined
-  /** The trip's local date when it is before the first rule a refusing market knows. */
-  const beforeKnown = (localDate: string | undefined): string | undefined =>
-    knownFrom !== undefined && localDate !== undefined && localDate < knownFrom ? localDate : undefined
   /** The first zone of the trip's pick-up where the file prices no pick-ups, with why. */
   const notServedAt = definition.pickupsNotServed.length === 0
     ? () => undefined
     : (view: TariffTripView) => definition.pickupsNotServed.find((p) => view.places.pickup.has(p.zone))
+  /**
+   * Why the market prices nothing for a trip whatever its tariffs say: a pick-up where it prices
+   * none, or a date before the first rule of a refusing market. One rule for `offers` (nothing)
+   * and `unoffered` (the refusal).
+   */
+  const marketRefusal = (view: TariffTripView): MarketNotServed | undefined => {
+    const notServed = notServedAt(view)
+    if (notServed !== undefined) return pickupNotServed(document.market, notServed.zone, notServed.why)
+    const date = view.localDate
+    return knownFrom !== undefined && date !== undefined && date < knownFrom ? noRuleForDate(document.market, date, knownFrom) : undefined
+  }
   /** Per tariff, its last version when that was replaced by a rule not read (`replacedFrom`). */
   const replaced = document.tariffs.map((t) => {
     const last = t.versions[t.versions.length - 1]
@@ -361,11 +375,10 @@ const pricedMarket = (head: TariffHead, document: TariffDocument): DefinedMarket
     // replaced by one not read, or in a change window where only one of the two rules prices it.
     unoffered: (trip: Trip) => {
       const view = viewOf(trip)
-      const notServed = notServedAt(view)
-      if (notServed !== undefined) return pickupNotServed(document.market, notServed.zone, notServed.why)
+      const refused = marketRefusal(view)
+      if (refused !== undefined) return refused
       const date = view.localDate
       if (date === undefined) return undefined
-      if (knownFrom !== undefined && beforeKnown(date) !== undefined) return noRuleForDate(document.market, date, knownFrom)
       for (let i = 0; i < replaced.length; i++) {
         const r = replacedOn(i, date)
         if (r !== undefined) return noRuleSinceReplaced(document.market, date, r)
@@ -378,9 +391,8 @@ const pricedMarket = (head: TariffHead, document: TariffDocument): DefinedMarket
     },
     offers: (trip: Trip): ReadonlyArray<ProviderOffer> => {
       const view = viewOf(trip)
-      // Its local date, read once with the view: a refusing market offers nothing before its first
-      // rule, nor for a pick-up where it prices none.
-      if (beforeKnown(view.localDate) !== undefined || notServedAt(view) !== undefined) return []
+      // Its local date, read once with the view: nothing for a trip the market refuses as a whole.
+      if (marketRefusal(view) !== undefined) return []
       const out: Array<ProviderOffer> = []
       document.tariffs.forEach((tariff, i) => {
         if (replacedOn(i, view.localDate) !== undefined || !coversTrip(tariffs, tariff, view)) return
